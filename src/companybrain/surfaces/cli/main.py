@@ -1,0 +1,68 @@
+"""Entry point of the `brain` command: global flags, command wiring, error translation."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from companybrain.config import Settings
+from companybrain.errors import BrainError
+from companybrain.surfaces.cli import db
+from companybrain.surfaces.cli.context import CliState
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--graph", default=None, help="Graph to use: one per corpus or repository. [default: brain]"
+)
+@click.option(
+    "--durable",
+    is_flag=True,
+    default=None,
+    help="fsync every write (appendfsync always) instead of once a second.",
+)
+@click.option(
+    "--trace", is_flag=True, default=None, help="Print every Cypher query with its timing."
+)
+@click.option("--debug", is_flag=True, help="Show the traceback of an error.")
+@click.version_option(package_name="companybrain")
+@click.pass_context
+def cli(
+    ctx: click.Context, graph: str | None, durable: bool | None, trace: bool | None, debug: bool
+) -> None:
+    """companybrain: answers about your company with the record and the quote, or refuses."""
+    settings = Settings.from_env()
+    changes = {k: v for k, v in {"graph": graph, "durable": durable, "trace": trace}.items() if v}
+    ctx.obj = CliState(settings=settings.with_(**changes), debug=debug)
+
+
+cli.add_command(db.status)
+cli.add_command(db.db)
+cli.add_command(db.reset)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    debug = "--debug" in args
+    try:
+        cli.main(args=args, prog_name="brain", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except BrainError as exc:
+        if debug:
+            raise
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except Exception as exc:  # an unexpected failure is still one line, unless --debug
+        if debug:
+            raise
+        click.echo(
+            f"error: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+            err=True,
+        )
+        sys.exit(1)

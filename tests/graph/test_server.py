@@ -1,0 +1,124 @@
+"""The embedded server: start, reuse, crash recovery without losing data, clean stop."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.graph.server import EmbeddedServer, _is_alive
+
+
+@pytest.fixture
+def own_home(tmp_path: Path) -> Iterator[Path]:
+    """A folder with its own server, stopped however the test ends."""
+    yield tmp_path
+    EmbeddedServer(tmp_path).stop()
+
+
+def test_start_then_reuse(own_home: Path) -> None:
+    server = EmbeddedServer(own_home)
+    assert server.ensure_running() is True
+    pid = server.pid()
+    assert pid is not None
+    assert EmbeddedServer(own_home).ensure_running() is False
+    assert server.pid() == pid
+
+
+def test_persistence_is_append_only_file(own_home: Path) -> None:
+    Store(Settings(home=own_home)).command("PING")
+    store = Store(Settings(home=own_home))
+    assert store.command("CONFIG", "GET", "appendonly")[1] == "yes"
+    assert store.command("CONFIG", "GET", "appendfsync")[1] == "everysec"
+
+
+def test_durable_setting_fsyncs_every_write(own_home: Path) -> None:
+    store = Store(Settings(home=own_home, durable=True))
+    assert store.command("CONFIG", "GET", "appendfsync")[1] == "always"
+
+
+def test_sigkill_then_recover_without_losing_data(own_home: Path) -> None:
+    settings = Settings(home=own_home, graph="crash")
+    store = Store(settings)
+    store.ensure_schema()
+    store.query("CREATE (:Person {id: $id, name: $name})", {"id": "p1", "name": "Before Crash"})
+    time.sleep(1.5)  # beyond the one-second fsync window
+    pid = EmbeddedServer(own_home).pid()
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 5
+    while _is_alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (own_home / "falkordb.sock").exists(), "a crash leaves the stale socket behind"
+    assert (own_home / "falkordb.pid").exists(), "and the stale pid file"
+
+    recovered = Store(settings)
+    rows = recovered.read("MATCH (p:Person {id: $id}) RETURN p.name AS name", {"id": "p1"})
+    assert rows == [{"name": "Before Crash"}]
+    assert EmbeddedServer(own_home).pid() not in (None, pid)
+
+
+def test_brain_status_recovers_after_sigkill(own_home: Path) -> None:
+    env = {**os.environ, "BRAIN_HOME": str(own_home)}
+    env.pop("FALKORDB_URL", None)
+    first = subprocess.run(
+        [sys.executable, "-m", "companybrain", "status", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert first.returncode == 0, first.stderr
+    pid = EmbeddedServer(own_home).pid()
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    again = subprocess.run(
+        [sys.executable, "-m", "companybrain", "status"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert again.returncode == 0, again.stderr
+    assert "FalkorDB" in again.stdout
+
+
+def test_two_processes_share_one_server(own_home: Path) -> None:
+    env = {**os.environ, "BRAIN_HOME": str(own_home)}
+    env.pop("FALKORDB_URL", None)
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "companybrain", "db", "start"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outputs = [p.communicate(timeout=60) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outputs
+    said = sorted(out.split(":")[0] for out, _ in outputs)
+    assert said == ["already running", "started"]
+    running = subprocess.run(
+        ["pgrep", "-f", f"{own_home}/falkordb.sock"], capture_output=True, text=True
+    )
+    assert len(running.stdout.split()) == 1
+
+
+def test_stop_cleans_up(own_home: Path) -> None:
+    server = EmbeddedServer(own_home)
+    server.ensure_running()
+    pid = server.pid()
+    assert server.stop() is True
+    assert pid is not None and not _is_alive(pid)
+    assert not (own_home / "falkordb.sock").exists()
+    assert server.stop() is False

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from companybrain.graph.connection import Store
+
+
+def test_help_lists_the_commands(run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("--help")
+    assert result.exit_code == 0
+    for command in ("status", "db", "reset"):
+        assert command in result.output
+
+
+def test_status_shows_where_the_data_is_and_counts(run_cli, settings) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("status", "--json")
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.output)
+    assert info["graph"] == settings.graph
+    assert info["falkordb_version"] == "4.16.3"
+    assert info["labels"] == {}
+    Store(settings).query("CREATE (:Person {id: 'x'}), (:Person {id: 'y'})")
+    info = json.loads(run_cli("status", "--json").output)
+    assert info["labels"] == {"Person": 2}
+
+
+def test_reset_needs_yes_and_deletes_the_graph(run_cli, settings) -> None:  # type: ignore[no-untyped-def]
+    Store(settings).query("CREATE (:Person {id: 'x'})")
+    refused = run_cli("reset")
+    assert refused.exit_code != 0
+    assert Store(settings).graph_exists()
+    assert run_cli("reset", "--yes").exit_code == 0
+    assert not Store(settings).graph_exists()
+
+
+def _brain(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "companybrain", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_an_error_is_one_line_and_debug_shows_the_traceback(cli_env) -> None:  # type: ignore[no-untyped-def]
+    env = {**cli_env, "BRAIN_ROW_CAP": "many"}
+    plain = _brain(env, "status")
+    assert plain.returncode == 1
+    assert plain.stderr.strip().splitlines() == [
+        "error: BRAIN_ROW_CAP must be a whole number, got 'many'"
+    ]
+    debug = _brain(env, "--debug", "status")
+    assert debug.returncode == 1
+    assert "Traceback" in debug.stderr
+
+
+def test_external_url_that_cannot_be_reached_is_one_clear_line(cli_env) -> None:  # type: ignore[no-untyped-def]
+    env = {**cli_env, "FALKORDB_URL": "redis://:secret@127.0.0.1:1"}
+    result = _brain(env, "status")
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot" in lines[0] and "127.0.0.1:1" in lines[0]
+    assert "secret" not in result.stderr
+
+
+def test_db_stop_refuses_when_the_server_is_external(cli_env) -> None:  # type: ignore[no-untyped-def]
+    env = {**cli_env, "FALKORDB_URL": "redis://127.0.0.1:1"}
+    result = _brain(env, "db", "stop")
+    assert result.returncode == 1 and "external" in result.stderr
+    assert os.environ.get("FALKORDB_URL") != env["FALKORDB_URL"]
