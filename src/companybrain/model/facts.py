@@ -1,0 +1,52 @@
+"""What a proposer says a record states, and what the verifier made of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class OwnershipFact:
+    """`owner` (person id) owns `service` (service id), per `quote` in `record`."""
+
+    record: str
+    service: str
+    owner: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class DecisionFact:
+    """The decision an `adr` record states, per `quote`."""
+
+    record: str
+    title: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """Everything one proposer said about one record. Nothing in it is trusted yet."""
+
+    record: str
+    ownership: tuple[OwnershipFact, ...] = ()
+    decisions: tuple[DecisionFact, ...] = ()
+    proposer: str = "rules"
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A proposed fact the verifier refused, kept for audit and never used for answers."""
+
+    record: str
+    fact: OwnershipFact | DecisionFact | dict[str, object]
+    check: str  # which check refused it, e.g. "quote_not_in_record"
+    reason: str  # for people
+
+
+@dataclass(frozen=True)
+class Verified:
+    record: str
+    ownership: tuple[OwnershipFact, ...] = ()
+    decisions: tuple[DecisionFact, ...] = ()
+    rejected: tuple[Rejection, ...] = field(default_factory=tuple)

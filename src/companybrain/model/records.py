@@ -1,0 +1,125 @@
+"""A company's organisation and its records, as read from a corpus (spec/corpus.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+# spec/corpus.md: authority belongs to the kind of source, never to what a record says.
+DEFAULT_AUTHORITY: dict[str, int] = {
+    "change_control": 90,
+    "adr": 85,
+    "service_directory": 80,
+    "runbook": 70,
+    "ticket": 60,
+    "comment": 50,
+    "email": 40,
+    "chat": 35,
+    "wiki": 20,
+}
+UNKNOWN_KIND_AUTHORITY = 0
+
+
+@dataclass(frozen=True)
+class Person:
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    team: str | None = None
+    email: str | None = None
+    groups: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every way text may name this person: name, first name, aliases."""
+        first = self.name.split()[0] if self.name.split() else self.name
+        return tuple(dict.fromkeys((self.name, first, *self.aliases)))
+
+
+@dataclass(frozen=True)
+class Team:
+    id: str
+    name: str
+    lead: str | None = None
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((self.name, *self.aliases)))
+
+
+@dataclass(frozen=True)
+class Service:
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((self.name, *self.aliases)))
+
+
+@dataclass(frozen=True)
+class Project:
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    services: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((self.name, *self.aliases)))
+
+
+@dataclass(frozen=True)
+class Org:
+    company: str
+    timezone: str = "UTC"
+    people: tuple[Person, ...] = ()
+    teams: tuple[Team, ...] = ()
+    services: tuple[Service, ...] = ()
+    projects: tuple[Project, ...] = ()
+    authority: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_AUTHORITY))
+
+    def person(self, pid: str) -> Person | None:
+        return next((p for p in self.people if p.id == pid), None)
+
+    def service(self, sid: str) -> Service | None:
+        return next((s for s in self.services if s.id == sid), None)
+
+    def project(self, pid: str) -> Project | None:
+        return next((p for p in self.projects if p.id == pid), None)
+
+    def team(self, tid: str) -> Team | None:
+        return next((t for t in self.teams if t.id == tid), None)
+
+    def authority_of(self, kind: str) -> int:
+        return self.authority.get(kind, UNKNOWN_KIND_AUTHORITY)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One company record. Times are timezone-aware; `effective_at` defaults to `at`."""
+
+    id: str
+    kind: str
+    at: datetime
+    text: str
+    effective_at: datetime | None = None
+    author: str | None = None
+    title: str | None = None
+    parent: str | None = None
+    channel: str | None = None
+    status: str | None = None
+    supersedes: tuple[str, ...] = ()
+    motivated_by: tuple[str, ...] = ()
+    resolved_by: str | None = None
+    about: tuple[str, ...] = ()
+    acl: tuple[str, ...] | None = None  # None: everyone may see it
+    origin: str = ""  # the file (and line) it came from, for messages
+    extra: dict[str, Any] = field(default_factory=dict)  # fields the format does not know
+
+    @property
+    def effective(self) -> datetime:
+        return self.effective_at or self.at

@@ -1,0 +1,1 @@
+"""Pure functions that decide: time, access, authority, answers, checks. No I/O."""

@@ -1,0 +1,59 @@
+"""Text normalisation shared by every check: quotes are compared after folding case, white
+space, curly quotes and Unicode dashes; names are matched ignoring punctuation too."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_QUOTES = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
+    }
+)
+_DASHES = re.compile(r"[\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d]")
+_SPACE = re.compile(r"\s+")
+_PUNCT = re.compile(r"[^\w\s]")
+
+
+def normalise(text: str) -> str:
+    """For verbatim comparison of quotes: case, white space, curly quotes, Unicode dashes."""
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    text = _DASHES.sub("-", text)
+    return _SPACE.sub(" ", text).strip().casefold()
+
+
+def quote_in(quote: str, text: str) -> bool:
+    """Does `quote` appear verbatim in `text` (after normalising both)?"""
+    q = normalise(quote)
+    return bool(q) and q in normalise(text)
+
+
+def fold_name(text: str) -> str:
+    """For matching names and aliases: also ignore punctuation ("billing-gw" = "billing gw")."""
+    return _SPACE.sub(" ", _PUNCT.sub(" ", normalise(text).replace("_", " "))).strip()
+
+
+def names_in(text: str, names: tuple[str, ...] | list[str]) -> bool:
+    """Does `text` name any of `names`, as whole words?"""
+    haystack = f" {fold_name(text)} "
+    return any(f" {n} " in haystack for n in (fold_name(x) for x in names) if n)
+
+
+def find_name(text: str, names: tuple[str, ...] | list[str]) -> int:
+    """Position (in the folded text) of the first of `names` that `text` mentions, or -1."""
+    haystack = f" {fold_name(text)} "
+    found = [haystack.find(f" {n} ") for n in (fold_name(x) for x in names) if n]
+    hits = [i for i in found if i >= 0]
+    return min(hits) if hits else -1

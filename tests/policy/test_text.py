@@ -1,0 +1,20 @@
+from companybrain.policy.text import fold_name, names_in, normalise, quote_in
+
+
+def test_quotes_compare_after_folding_case_space_curly_quotes_and_dashes() -> None:
+    record = "Omar wrote: \u201cAria  still owns\nthe billing\u2013gateway, ping her.\u201d"
+    assert quote_in("aria still owns the billing-gateway, ping her", record)
+    assert quote_in("\u201cAria still owns", record)
+    assert not quote_in("Ben still owns the billing-gateway", record)
+    assert not quote_in("   ", record)
+
+
+def test_normalise_is_stable() -> None:
+    assert normalise("  A\u2014B \u2019x\u2019 ") == "a-b 'x'"
+
+
+def test_names_ignore_punctuation_and_match_whole_words() -> None:
+    assert fold_name("Billing-GW!") == "billing gw"
+    assert names_in("Who owns the BILLING-gw?", ["billing gw"])
+    assert names_in("ping aria.", ["Aria"])
+    assert not names_in("ping maria", ["Aria"])
