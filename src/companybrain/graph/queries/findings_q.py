@@ -1,0 +1,188 @@
+"""Cypher for findings: what board workers read out of a decision entry (or a record) once
+the checks passed. `(:Decision|:Source)-[:HAS_FINDING]->(:Finding)`.
+
+A finding's id is derived from what it says (entry, kind, value, quote, verdict, relation),
+never from who produced it, so two workers that read the same thing write one node and
+re-running a worker changes nothing."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+from companybrain.errors import InputError
+from companybrain.model.findings import Finding, FindingKind, Verdict
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Store
+
+
+def finding_id(entry_id: str, finding: Finding) -> str:
+    """`ENTRY|kind|12 hex digits` of what the finding says."""
+    said = "\x1f".join(
+        (
+            finding.kind.value,
+            finding.value,
+            finding.quote,
+            finding.verdict.value if finding.verdict else "",
+            finding.relation or "",
+        )
+    )
+    digest = hashlib.sha1(said.encode("utf-8")).hexdigest()[:12]
+    return f"{entry_id}|{finding.kind.value}|{digest}"
+
+
+def _rows(entry_id: str, findings: list[Finding]) -> list[dict[str, Any]]:
+    rows: dict[str, dict[str, Any]] = {}
+    for f in findings:
+        if f.entry != entry_id:
+            raise InputError(f"finding for entry {f.entry!r} passed to add_findings({entry_id!r})")
+        fid = finding_id(entry_id, f)
+        rows[fid] = {
+            "id": fid,
+            "kind": f.kind.value,
+            "quote": f.quote,
+            "value": f.value,
+            "verdict": f.verdict.value if f.verdict else None,
+            "relation": f.relation,
+            "by": f.by,
+        }
+    return list(rows.values())
+
+
+_ADD = {
+    "Decision": """
+        MATCH (e:Decision {id: $entry})
+        UNWIND $rows AS row
+        MERGE (f:Finding {id: row.id})
+        SET f.kind = row.kind, f.quote = row.quote, f.value = row.value,
+            f.verdict = row.verdict, f.relation = row.relation, f.by = row.by,
+            f.entry = $entry
+        MERGE (e)-[:HAS_FINDING]->(f)
+        RETURN count(f) AS n
+    """,
+    "Source": """
+        MATCH (e:Source {id: $entry})
+        UNWIND $rows AS row
+        MERGE (f:Finding {id: row.id})
+        SET f.kind = row.kind, f.quote = row.quote, f.value = row.value,
+            f.verdict = row.verdict, f.relation = row.relation, f.by = row.by,
+            f.entry = $entry
+        MERGE (e)-[:HAS_FINDING]->(f)
+        RETURN count(f) AS n
+    """,
+}
+
+_DROP_OTHERS = {
+    "Decision": """
+        MATCH (:Decision {id: $entry})-[:HAS_FINDING]->(f:Finding)
+        WHERE NOT f.id IN $keep
+        DETACH DELETE f
+    """,
+    "Source": """
+        MATCH (:Source {id: $entry})-[:HAS_FINDING]->(f:Finding)
+        WHERE NOT f.id IN $keep
+        DETACH DELETE f
+    """,
+}
+
+
+def add_findings(
+    store: Store, entry_id: str, findings: list[Finding], *, replace: bool = False
+) -> int:
+    """MERGE `findings` under the Decision (or else Source) `entry_id`; returns how many.
+
+    Idempotent. With `replace=True` the entry's other findings are removed first, so that
+    re-reading an entry that changed leaves only what it says now. Raises InputError when
+    no Decision or Source has that id.
+    """
+    rows = _rows(entry_id, findings)
+    for label in ("Decision", "Source"):
+        if not entry_exists(store, label, entry_id):
+            continue
+        if replace:
+            store.query(_DROP_OTHERS[label], {"entry": entry_id, "keep": [r["id"] for r in rows]})
+        if not rows:
+            return 0
+        written = store.query(_ADD[label], {"entry": entry_id, "rows": rows})
+        return int(written[0]["n"]) if written else 0
+    raise InputError(f"no decision or record with id {entry_id!r} to attach findings to")
+
+
+def entry_exists(store: Store, label: str, entry_id: str) -> bool:
+    if label == "Decision":
+        rows = store.read("MATCH (e:Decision {id: $id}) RETURN count(e) AS n", {"id": entry_id})
+    elif label == "Source":
+        rows = store.read("MATCH (e:Source {id: $id}) RETURN count(e) AS n", {"id": entry_id})
+    else:
+        raise InputError(f"findings attach to a Decision or a Source, not {label!r}")
+    return bool(rows and rows[0]["n"])
+
+
+def _finding(row: dict[str, Any]) -> Finding:
+    return Finding(
+        entry=row["entry"],
+        kind=FindingKind(row["kind"]),
+        quote=row["quote"],
+        value=row["value"],
+        verdict=Verdict(row["verdict"]) if row.get("verdict") else None,
+        relation=row.get("relation"),
+        by=row.get("by") or "rules",
+    )
+
+
+def findings_of(store: Store, entry_id: str) -> list[Finding]:
+    """Every finding recorded under one entry (a Decision, else a Source), in a stable order."""
+    rows = store.read(
+        """
+        MATCH (e:Decision {id: $entry})-[:HAS_FINDING]->(f:Finding)
+        RETURN e.id AS entry, f.kind AS kind, f.quote AS quote, f.value AS value,
+               f.verdict AS verdict, f.relation AS relation, f.by AS by
+        ORDER BY f.id
+        """,
+        {"entry": entry_id},
+    ) or store.read(
+        """
+        MATCH (e:Source {id: $entry})-[:HAS_FINDING]->(f:Finding)
+        RETURN e.id AS entry, f.kind AS kind, f.quote AS quote, f.value AS value,
+               f.verdict AS verdict, f.relation AS relation, f.by AS by
+        ORDER BY f.id
+        """,
+        {"entry": entry_id},
+    )
+    return [_finding(r) for r in rows]
+
+
+def experiments(
+    store: Store, *, verdict: str | None = "disproven", entries: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """Experiment findings under decisions (optionally only these decision ids), with the
+    decision they were read from and the decisions that superseded it (newest edge only).
+
+    Each row: id, decision, verdict, quote, value, by, decision_title, decision_status,
+    decision_text, superseded_by (list of decision ids).
+    """
+    rows = store.read(
+        """
+        MATCH (d:Decision)-[:HAS_FINDING]->(f:Finding {kind: 'experiment'})
+        WHERE ($verdict IS NULL OR f.verdict = $verdict)
+          AND ($entries IS NULL OR d.id IN $entries)
+        OPTIONAL MATCH (newer:Decision)-[:SUPERSEDES]->(d)
+        WITH d, f, collect(newer.id) AS superseded_by
+        RETURN f.id AS id, d.id AS decision, f.verdict AS verdict, f.quote AS quote,
+               f.value AS value, f.by AS by, d.title AS decision_title,
+               d.status AS decision_status, d.text AS decision_text,
+               superseded_by
+        ORDER BY d.id, f.id
+        """,
+        {"verdict": verdict, "entries": entries},
+    )
+    for row in rows:
+        row["superseded_by"] = sorted(x for x in row["superseded_by"] if x)
+    return rows
+
+
+def finding_counts(store: Store) -> dict[str, int]:
+    """How many findings of each kind the graph holds."""
+    rows = store.read("MATCH (f:Finding) RETURN f.kind AS kind, count(f) AS n ORDER BY kind")
+    return {r["kind"]: r["n"] for r in rows}
