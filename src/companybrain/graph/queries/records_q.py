@@ -1,0 +1,230 @@
+"""Cypher for company records: the organisation, sources, ownership claims, decisions,
+expertise edges and the audit trail of rejected proposals."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Store
+
+
+# -- the organisation ---------------------------------------------------------------------
+
+
+def upsert_org(store: Store, org: dict[str, Any]) -> None:
+    """People, teams, groups, services, projects and their edges, replaced as a whole."""
+    store.query(
+        "UNWIND $people AS p MERGE (n:Person {id: p.id}) "
+        "SET n.name = p.name, n.aliases = p.aliases, n.email = p.email, n.team = p.team, "
+        "n.groups = p.groups, n.org = true",
+        {"people": org["people"]},
+    )
+    store.query(
+        "UNWIND $teams AS t MERGE (n:Team {id: t.id}) SET n.name = t.name, n.aliases = t.aliases",
+        {"teams": org["teams"]},
+    )
+    store.query("MATCH (:Person {org: true})-[r:MEMBER_OF|IN_GROUP]->() DELETE r")
+    store.query("MATCH (:Team)-[r:LED_BY]->() DELETE r")
+    store.query(
+        "UNWIND $people AS p MATCH (n:Person {id: p.id}) "
+        "OPTIONAL MATCH (t:Team {id: p.team}) "
+        "FOREACH (_ IN CASE WHEN t IS NULL THEN [] ELSE [1] END | MERGE (n)-[:MEMBER_OF]->(t)) "
+        "WITH n, p UNWIND p.groups AS g MERGE (grp:Group {id: g}) MERGE (n)-[:IN_GROUP]->(grp)",
+        {"people": org["people"]},
+    )
+    store.query(
+        "UNWIND $teams AS t MATCH (team:Team {id: t.id}) MATCH (lead:Person {id: t.lead}) "
+        "MERGE (team)-[:LED_BY]->(lead)",
+        {"teams": [t for t in org["teams"] if t.get("lead")]},
+    )
+    store.query(
+        "UNWIND $services AS s MERGE (n:Service {id: s.id}) SET n.name = s.name, n.aliases = s.aliases",
+        {"services": org["services"]},
+    )
+    store.query(
+        "UNWIND $projects AS p MERGE (n:Project {id: p.id}) SET n.name = p.name, n.aliases = p.aliases",
+        {"projects": org["projects"]},
+    )
+    store.query("MATCH (:Project)-[r:DEPENDS_ON]->(:Service) DELETE r")
+    store.query(
+        "UNWIND $projects AS p MATCH (n:Project {id: p.id}) UNWIND p.services AS sid "
+        "MATCH (s:Service {id: sid}) MERGE (n)-[:DEPENDS_ON]->(s)",
+        {"projects": org["projects"]},
+    )
+    store.query(
+        "MERGE (m:Meta {key: 'org'}) SET m.company = $company, m.timezone = $timezone, "
+        "m.authority_json = $authority_json, m.hash = $hash",
+        {
+            "company": org["company"],
+            "timezone": org["timezone"],
+            "authority_json": json.dumps(org["authority"], sort_keys=True),
+            "hash": org["hash"],
+        },
+    )
+
+
+def read_org(store: Store) -> dict[str, Any] | None:
+    """The organisation as stored, or None when no corpus was ever ingested."""
+    meta = store.read(
+        "MATCH (m:Meta {key: 'org'}) RETURN m.company AS company, m.timezone AS timezone, "
+        "m.authority_json AS authority_json, m.hash AS hash"
+    )
+    if not meta:
+        return None
+    people = store.read(
+        "MATCH (p:Person {org: true}) RETURN p.id AS id, p.name AS name, p.aliases AS aliases, "
+        "p.team AS team, p.email AS email, p.groups AS groups ORDER BY p.id"
+    )
+    teams = store.read(
+        "MATCH (t:Team) OPTIONAL MATCH (t)-[:LED_BY]->(l:Person) "
+        "RETURN t.id AS id, t.name AS name, t.aliases AS aliases, l.id AS lead ORDER BY t.id"
+    )
+    services = store.read(
+        "MATCH (s:Service) RETURN s.id AS id, s.name AS name, s.aliases AS aliases ORDER BY s.id"
+    )
+    projects = store.read(
+        "MATCH (p:Project) OPTIONAL MATCH (p)-[:DEPENDS_ON]->(s:Service) "
+        "WITH p, s ORDER BY s.id "
+        "RETURN p.id AS id, p.name AS name, p.aliases AS aliases, collect(s.id) AS services "
+        "ORDER BY p.id"
+    )
+    return {**meta[0], "people": people, "teams": teams, "services": services, "projects": projects}
+
+
+# -- sources ------------------------------------------------------------------------------
+
+
+def source_states(store: Store, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """What the graph holds for these record ids: hash and proposer, to skip unchanged ones."""
+    rows = store.read(
+        "UNWIND $ids AS id MATCH (s:Source {id: id}) "
+        "RETURN s.id AS id, s.hash AS hash, s.proposer AS proposer, s.org_hash AS org_hash",
+        {"ids": ids},
+    )
+    return {row["id"]: row for row in rows}
+
+
+def replace_source(store: Store, source: dict[str, Any], links: dict[str, Any]) -> None:
+    """Write one record and everything derived from it, replacing what it had before.
+    `links` carries the derived facts: authors, mentions, claims, decisions, rejections."""
+    sid = source["id"]
+    store.query(
+        "MERGE (s:Source {id: $id}) "
+        "WITH s OPTIONAL MATCH (s)-[:ATTESTS]->(c:OwnershipClaim) DETACH DELETE c",
+        {"id": sid},
+    )
+    store.query(
+        "MATCH (r:Rejection {record: $id}) DETACH DELETE r",
+        {"id": sid},
+    )
+    store.query(
+        "MATCH (s:Source {id: $id}) OPTIONAL MATCH (s)-[r:MENTIONS|COMMENT_ON|REPLY_TO]->() DELETE r",
+        {"id": sid},
+    )
+    store.query(
+        "MATCH (s:Source {id: $id}) OPTIONAL MATCH ()-[r:AUTHORED|RESOLVED]->(s) DELETE r",
+        {"id": sid},
+    )
+    store.query(
+        "MATCH (d:Decision {source: $id}) OPTIONAL MATCH (d)-[r:SUPERSEDES|MOTIVATED_BY|STATED_IN]->() "
+        "DELETE r",
+        {"id": sid},
+    )
+    store.query(
+        "MATCH (d:Decision {source: $id}) WHERE NOT d.id IN $keep DETACH DELETE d",
+        {"id": sid, "keep": [d["id"] for d in links["decisions"]]},
+    )
+    store.query("MATCH (s:Source {id: $id}) SET s = $props", {"id": sid, "props": source})
+    store.query(
+        "MATCH (s:Source {id: $id}) "
+        "OPTIONAL MATCH (a:Person {id: $author}) "
+        "OPTIONAL MATCH (r:Person {id: $resolver}) "
+        "FOREACH (_ IN CASE WHEN a IS NULL THEN [] ELSE [1] END | MERGE (a)-[:AUTHORED]->(s)) "
+        "FOREACH (_ IN CASE WHEN r IS NULL THEN [] ELSE [1] END | MERGE (r)-[:RESOLVED]->(s))",
+        {"id": sid, "author": source.get("author"), "resolver": source.get("resolved_by")},
+    )
+    store.query(
+        "MATCH (s:Source {id: $id}) UNWIND $mentions AS m "
+        "MATCH (t) WHERE (t:Service OR t:Project) AND t.id = m.id "
+        "MERGE (s)-[r:MENTIONS]->(t) SET r.how = m.how",
+        {"id": sid, "mentions": links["mentions"]},
+    )
+    store.query(
+        "MATCH (s:Source {id: $id}) UNWIND $claims AS c "
+        "MATCH (svc:Service {id: c.service}) MATCH (p:Person {id: c.owner}) "
+        "CREATE (claim:OwnershipClaim {id: c.id, effective_at: c.effective_at, "
+        "effective_ms: c.effective_ms}) "
+        "CREATE (s)-[:ATTESTS {quote: c.quote}]->(claim) "
+        "CREATE (claim)-[:ABOUT]->(svc) CREATE (claim)-[:NAMES_OWNER]->(p)",
+        {"id": sid, "claims": links["claims"]},
+    )
+    store.query(
+        "MATCH (s:Source {id: $id}) UNWIND $decisions AS d "
+        "MERGE (dec:Decision {id: d.id}) "
+        "SET dec.title = d.title, dec.quote = d.quote, dec.status = d.status, dec.source = $id, "
+        "dec.supersedes = d.supersedes, dec.motivated_by = d.motivated_by, dec.at = d.at, "
+        "dec.at_ms = d.at_ms "
+        "MERGE (dec)-[st:STATED_IN]->(s) SET st.quote = d.quote",
+        {"id": sid, "decisions": links["decisions"]},
+    )
+    store.query(
+        "MATCH (s:Source {id: $id}) UNWIND $rejections AS r "
+        "CREATE (rej:Rejection {id: r.id, record: $id, check: r.check, reason: r.reason, "
+        "fact_json: r.fact_json, proposer: r.proposer}) "
+        "CREATE (rej)-[:REJECTED_FROM]->(s)",
+        {"id": sid, "rejections": links["rejections"]},
+    )
+
+
+def relink(store: Store) -> None:
+    """Structure named by ids in front matter (parent, supersedes, motivated_by) becomes edges
+    once both ends exist, whatever order the records arrived in. Idempotent."""
+    store.query(
+        "MATCH (s:Source) WHERE s.parent IS NOT NULL AND s.kind = 'comment' "
+        "MATCH (t:Source {id: s.parent}) MERGE (s)-[:COMMENT_ON]->(t)"
+    )
+    store.query(
+        "MATCH (s:Source) WHERE s.parent IS NOT NULL AND s.kind <> 'comment' "
+        "MATCH (t:Source {id: s.parent}) MERGE (s)-[:REPLY_TO]->(t)"
+    )
+    store.query(
+        "MATCH (d:Decision) WHERE d.supersedes IS NOT NULL UNWIND d.supersedes AS old "
+        "MATCH (o:Decision {id: old}) MERGE (d)-[:SUPERSEDES]->(o)"
+    )
+    store.query(
+        "MATCH (d:Decision) WHERE d.motivated_by IS NOT NULL UNWIND d.motivated_by AS why "
+        "MATCH (t:Source {id: why}) MERGE (d)-[:MOTIVATED_BY]->(t)"
+    )
+
+
+def corpus_sources(store: Store) -> dict[str, str]:
+    """Records that came from a whole-corpus ingest (the ones --prune may remove): id → origin."""
+    rows = store.read("MATCH (s:Source) WHERE s.in_corpus = true RETURN s.id AS id, s.origin AS origin")
+    return {r["id"]: r["origin"] or "" for r in rows}
+
+
+def delete_sources(store: Store, ids: list[str]) -> int:
+    """Remove records with everything derived from them."""
+    if not ids:
+        return 0
+    store.query(
+        "UNWIND $ids AS id MATCH (s:Source {id: id}) "
+        "OPTIONAL MATCH (s)-[:ATTESTS]->(c:OwnershipClaim) DETACH DELETE c",
+        {"ids": ids},
+    )
+    store.query("UNWIND $ids AS id MATCH (r:Rejection {record: id}) DETACH DELETE r", {"ids": ids})
+    store.query("UNWIND $ids AS id MATCH (d:Decision {source: id}) DETACH DELETE d", {"ids": ids})
+    rows = store.query(
+        "UNWIND $ids AS id MATCH (s:Source {id: id}) DETACH DELETE s RETURN count(*) AS n",
+        {"ids": ids},
+    )
+    return int(rows[0]["n"]) if rows else 0
+
+
+def rejections(store: Store) -> list[dict[str, Any]]:
+    return store.read(
+        "MATCH (r:Rejection) RETURN r.record AS record, r.check AS check, r.reason AS reason, "
+        "r.fact_json AS fact_json ORDER BY r.id"
+    )

@@ -1,0 +1,1 @@
+"""Reading company records: corpus files → validated records → proposals → checked facts → graph."""

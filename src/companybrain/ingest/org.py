@@ -1,0 +1,150 @@
+"""org.yaml → Org, with every problem named by field."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import yaml
+
+from companybrain.errors import InputError
+from companybrain.model.records import DEFAULT_AUTHORITY, Org, Person, Project, Service, Team
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+def read_org(path: Path) -> Org:
+    try:
+        raw = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    try:
+        data = yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        raise InputError(f"{path}: malformed YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: expected a mapping with company, people, services ...")
+    return org_from_mapping(data, str(path))
+
+
+def _list(data: dict[str, Any], key: str, where: str) -> list[dict[str, Any]]:
+    items = data.get(key) or []
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise InputError(f"{where}: `{key}` must be a list of mappings")
+    return items
+
+
+def _strs(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
+        raise InputError(f"{where}: expected a list of strings")
+    return tuple(str(v) for v in value)
+
+
+def _id(item: dict[str, Any], where: str, seen: set[str]) -> str:
+    value = item.get("id")
+    if value is None:
+        raise InputError(f"{where}: missing `id`")
+    ident = str(value)
+    if not ID_PATTERN.match(ident):
+        raise InputError(f"{where}: id {ident!r} must match [a-z0-9][a-z0-9._-]*")
+    if ident in seen:
+        raise InputError(f"{where}: duplicate id {ident!r}")
+    seen.add(ident)
+    return ident
+
+
+def _name(item: dict[str, Any], where: str) -> str:
+    name = item.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"{where}: missing `name`")
+    return name.strip()
+
+
+def org_from_mapping(data: dict[str, Any], where: str = "org.yaml") -> Org:
+    company = data.get("company")
+    if not isinstance(company, str) or not company.strip():
+        raise InputError(f"{where}: missing `company`")
+    tz = str(data.get("timezone") or "UTC")
+    try:
+        ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise InputError(f"{where}: timezone {tz!r} is not an IANA time zone name") from exc
+
+    people, teams, services, projects = [], [], [], []
+    seen_people: set[str] = set()
+    for i, item in enumerate(_list(data, "people", where)):
+        at = f"{where}: people[{i}]"
+        people.append(Person(
+            id=_id(item, at, seen_people), name=_name(item, at),
+            aliases=_strs(item.get("aliases"), f"{at}.aliases"),
+            team=str(item["team"]) if item.get("team") is not None else None,
+            email=str(item["email"]) if item.get("email") else None,
+            groups=_strs(item.get("groups"), f"{at}.groups"),
+        ))  # fmt: skip
+    seen_teams: set[str] = set()
+    for i, item in enumerate(_list(data, "teams", where)):
+        at = f"{where}: teams[{i}]"
+        teams.append(
+            Team(
+                id=_id(item, at, seen_teams),
+                name=_name(item, at),
+                lead=str(item["lead"]) if item.get("lead") else None,
+                aliases=_strs(item.get("aliases"), f"{at}.aliases"),
+            )
+        )
+    seen_services: set[str] = set()
+    for i, item in enumerate(_list(data, "services", where)):
+        at = f"{where}: services[{i}]"
+        sid = _id(item, at, seen_services)
+        if sid in seen_people:
+            raise InputError(f"{at}: id {sid!r} is also a person's id")
+        services.append(
+            Service(
+                id=sid, name=_name(item, at), aliases=_strs(item.get("aliases"), f"{at}.aliases")
+            )
+        )
+    seen_projects: set[str] = set()
+    for i, item in enumerate(_list(data, "projects", where)):
+        at = f"{where}: projects[{i}]"
+        deps = _strs(item.get("services"), f"{at}.services")
+        for dep in deps:
+            if dep not in seen_services:
+                raise InputError(f"{at}.services: unknown service id {dep!r}")
+        projects.append(
+            Project(
+                id=_id(item, at, seen_projects),
+                name=_name(item, at),
+                aliases=_strs(item.get("aliases"), f"{at}.aliases"),
+                services=deps,
+            )
+        )
+    for person in people:
+        if person.team and person.team not in seen_teams:
+            raise InputError(f"{where}: person {person.id!r} has unknown team {person.team!r}")
+    for team in teams:
+        if team.lead and team.lead not in seen_people:
+            raise InputError(f"{where}: team {team.id!r} has unknown lead {team.lead!r}")
+
+    authority = dict(DEFAULT_AUTHORITY)
+    overrides = data.get("authority") or {}
+    if not isinstance(overrides, dict):
+        raise InputError(f"{where}: `authority` must map kinds to whole numbers")
+    for kind, value in overrides.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InputError(f"{where}: authority.{kind} must be a whole number, got {value!r}")
+        authority[str(kind)] = value
+    return Org(
+        company=company.strip(),
+        timezone=tz,
+        people=tuple(people),
+        teams=tuple(teams),
+        services=tuple(services),
+        projects=tuple(projects),
+        authority=authority,
+    )

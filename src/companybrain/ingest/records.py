@@ -1,0 +1,184 @@
+"""Record files → validated Records. A bad file or line becomes a Problem naming it and
+what is wrong; it never stops the rest of the corpus."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import frontmatter
+import yaml
+
+from companybrain.ingest.times import TimeProblem, parse_instant
+from companybrain.model.records import Org, Record
+
+KNOWN_FIELDS = {
+    "id",
+    "kind",
+    "at",
+    "effective_at",
+    "author",
+    "title",
+    "parent",
+    "channel",
+    "status",
+    "supersedes",
+    "motivated_by",
+    "resolved_by",
+    "about",
+    "acl",
+    "text",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    where: str  # file, or file:line
+    message: str
+    fatal: bool = True  # False: a warning; the record is still ingested
+
+
+class BadRecord(ValueError):
+    pass
+
+
+def read_markdown(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], list[Problem]]:
+    """One record per Markdown file: front matter + body."""
+    where = str(path)
+    data = path.read_bytes()
+    if not data.strip():
+        return [], [Problem(where, "empty file")]
+    if len(data) > max_bytes:
+        return [], [Problem(where, f"record is {len(data):,} bytes, over the {max_bytes:,} limit")]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return [], [Problem(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]
+    if not text.lstrip("\ufeff").startswith("---"):
+        return [], [Problem(where, "malformed front matter: the file must start with '---'")]
+    try:
+        post = frontmatter.loads(text)
+    except yaml.YAMLError as exc:
+        return [], [Problem(where, f"malformed front matter: {_first_line(exc)}")]
+    if not post.metadata:
+        return [], [Problem(where, "malformed front matter: no fields between the '---' lines")]
+    return [{**post.metadata, "text": post.content, "__where__": where}], []
+
+
+def read_jsonl(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], list[Problem]]:
+    """One record per line; a bad line is rejected alone."""
+    raw = path.read_bytes()
+    if not raw.strip():
+        return [], [Problem(str(path), "empty file")]
+    items: list[dict[str, Any]] = []
+    problems: list[Problem] = []
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        where = f"{path}:{number}"
+        if not line.strip():
+            continue
+        if len(line) > max_bytes:
+            problems.append(
+                Problem(where, f"record is {len(line):,} bytes, over the {max_bytes:,} limit")
+            )
+            continue
+        try:
+            decoded = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})"))
+            continue
+        try:
+            obj = json.loads(decoded)
+        except json.JSONDecodeError as exc:
+            problems.append(Problem(where, f"malformed JSON: {exc.msg} at column {exc.colno}"))
+            continue
+        if not isinstance(obj, dict):
+            problems.append(Problem(where, "malformed JSON: a record must be an object"))
+            continue
+        items.append({**obj, "__where__": where})
+    return items, problems
+
+
+def _first_line(exc: Exception) -> str:
+    return " ".join(str(exc).split())[:200]
+
+
+def _str(raw: dict[str, Any], key: str) -> str | None:
+    value = raw.get(key)
+    if value is None:
+        return None
+    if isinstance(value, dict | list):
+        raise BadRecord(f"field `{key}` must be a single value")
+    return str(value)
+
+
+def _ids(raw: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = raw.get(key)
+    if value is None:
+        return ()
+    if isinstance(value, str | int):
+        return (str(value),)
+    if isinstance(value, list) and all(isinstance(v, str | int) for v in value):
+        return tuple(str(v) for v in value)
+    raise BadRecord(f"field `{key}` must be an id or a list of ids")
+
+
+def to_record(raw: dict[str, Any], org: Org) -> tuple[Record, list[Problem]]:
+    """Validate one raw record against the organisation. Raises BadRecord."""
+    where = raw.get("__where__", "?")
+    warnings: list[Problem] = []
+    rid = _str(raw, "id")
+    if not rid or not rid.strip():
+        raise BadRecord("missing required field `id`")
+    kind = _str(raw, "kind")
+    if not kind:
+        raise BadRecord("missing required field `kind`")
+    if "at" not in raw or raw["at"] in (None, ""):
+        raise BadRecord("missing required field `at`")
+    try:
+        at = parse_instant(raw["at"], "at")
+        effective = (
+            parse_instant(raw["effective_at"], "effective_at")
+            if raw.get("effective_at") not in (None, "")
+            else None
+        )
+    except TimeProblem as exc:
+        raise BadRecord(str(exc)) from exc
+    text = raw.get("text")
+    if text is None:
+        text = ""
+    if not isinstance(text, str):
+        raise BadRecord("field `text` must be a string")
+    if kind not in org.authority:
+        warnings.append(
+            Problem(where, f"unknown kind {kind!r}: accepted with authority 0", fatal=False)
+        )
+    person_ids = {p.id for p in org.people}
+    subject_ids = {s.id for s in org.services} | {p.id for p in org.projects}
+    for key in ("author", "resolved_by"):
+        pid = _str(raw, key)
+        if pid is not None and pid not in person_ids:
+            raise BadRecord(f"field `{key}` names unknown person id {pid!r}")
+    about = _ids(raw, "about")
+    for sid in about:
+        if sid not in subject_ids:
+            raise BadRecord(f"field `about` names unknown service or project id {sid!r}")
+    acl = raw.get("acl")
+    acl_groups = _ids(raw, "acl") if acl is not None else None
+    extra = {k: v for k, v in raw.items() if k not in KNOWN_FIELDS and k != "__where__"}
+    record = Record(
+        id=rid.strip(), kind=kind, at=at, effective_at=effective, text=text,
+        author=_str(raw, "author"), title=_str(raw, "title"), parent=_str(raw, "parent"),
+        channel=_str(raw, "channel"), status=_str(raw, "status"),
+        supersedes=_ids(raw, "supersedes"), motivated_by=_ids(raw, "motivated_by"),
+        resolved_by=_str(raw, "resolved_by"), about=about, acl=acl_groups,
+        origin=where, extra=extra,
+    )  # fmt: skip
+    return record, warnings
+
+
+def record_files(folder: Path) -> Iterator[Path]:
+    """records/**/*.md in a stable order."""
+    yield from sorted(p for p in folder.rglob("*.md") if p.is_file())
