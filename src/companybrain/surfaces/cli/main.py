@@ -8,7 +8,7 @@ import click
 
 from companybrain.config import Settings
 from companybrain.errors import BrainError
-from companybrain.surfaces.cli import db
+from companybrain.surfaces.cli import db, ingest
 from companybrain.surfaces.cli.context import CliState
 
 
@@ -40,6 +40,8 @@ def cli(
 cli.add_command(db.status)
 cli.add_command(db.db)
 cli.add_command(db.reset)
+cli.add_command(ingest.ingest_cmd)
+cli.add_command(ingest.add_cmd)
 
 
 def main(argv: list[str] | None = None) -> None:
