@@ -20,6 +20,7 @@ from tests.conftest import REPO_ROOT
 SAME_RESULTS = [
     "tests/graph/test_schema.py",
     "tests/surfaces/test_cli_basics.py",
+    "tests/ingest/test_pipeline.py",
 ]
 
 

@@ -77,7 +77,7 @@ def ingest_cmd(ctx: click.Context, path: Path, strict: bool, prune: bool, as_jso
 
 
 def print_report(report: IngestReport) -> None:
-    out = Console()
+    out = Console(soft_wrap=True)
     out.print(
         f"[bold]records[/] read {report.read} · stored {report.stored} · "
         f"unchanged {report.unchanged} · rejected {len(report.rejected)}"
