@@ -1,0 +1,254 @@
+"""Checks on an explanation a model wrote for an answer. Any failed check discards the
+model's words for the template; each check returns its reason (None when it passes).
+
+Quoting a record is allowed ("msg-038 says 'Ines still owns billing gateway'"); asserting
+what it says is not. So a quoted span that appears verbatim in the evidence is set aside
+before the checks that look for assertions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from companybrain.policy.text import fold_name, names_in, quote_in
+
+MAX_SENTENCES = 3
+
+
+@dataclass(frozen=True)
+class Named:
+    """A person the explanation might name, with every way text may name them."""
+
+    id: str
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ExplanationFacts:
+    """What the answer says, for checking what an explanation says about it."""
+
+    status: str  # answered | refused
+    refusal_code: str | None = None
+    owners: tuple[Named, ...] = ()  # must be named; the answer names them as owners
+    outranked: tuple[Named, ...] = ()  # named by outranked claims only: never "the owner"
+    in_evidence: tuple[Named, ...] = ()  # everyone the evidence names (may be mentioned)
+    people: tuple[Named, ...] = ()  # everyone the graph knows, to find names in text
+    quotes: tuple[str, ...] = ()  # verbatim quotes the explanation may repeat
+    vocabulary: frozenset[str] = field(default_factory=frozenset)  # words the evidence uses
+
+
+Check = Callable[[str, str, ExplanationFacts], str | None]  # (text, assertions, facts)
+
+
+def check_explanation(text: str, facts: ExplanationFacts) -> str | None:
+    """None when the model's explanation may be shown, else the first reason it may not."""
+    assertions = _without_quotes(text, facts.quotes)
+    for check in CHECKS:
+        reason = check(text, assertions, facts)
+        if reason:
+            return reason
+    return None
+
+
+# -- the checks ---------------------------------------------------------------------------
+
+
+def too_long_or_empty(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
+    if not text.strip():
+        return "it is empty"
+    n = len(_sentences(text))
+    if n > MAX_SENTENCES:
+        return f"it has {n} sentences; at most {MAX_SENTENCES} are allowed"
+    return None
+
+
+_INTERNAL = re.compile(
+    r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"  # snake_case: effective_ms, claim_id
+    r"|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b"  # LOW_AUTHORITY, NAMES_OWNER
+    r"|\b[a-z]+[A-Z][A-Za-z]*\b"  # camelCase: effectiveAt, ownerId
+    r"|\b(?:OwnershipClaim|ATTESTS|SUPERSEDES|MENTIONS|ABOUT|acl)\b"
+    r"|:[A-Z][a-z]+\b|\$[a-z_]+|[{}]"
+)
+
+
+def leaks_internal_names(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
+    match = _INTERNAL.search(assertions)
+    return f"it uses the internal name {match.group(0)!r}" if match else None
+
+
+_APPROVED = re.compile(
+    r"\b(?:approved|pre-approved|signed[- ]off|cleared\s+(?:for|to)|green[- ]?lit)\b", re.I
+)
+_APPROVE_VERB = re.compile(r"\b(?:approves?|approving|signs?[- ]off|sign[- ]off\s+on)\b", re.I)
+_NOT_RECORDED = re.compile(
+    r"\b(?:not\s+recorded|does\s+not\s+record|doesn't\s+record|not\s+record|no\s+record"
+    r"|never\s+records?|not\s+in\s+the\s+(?:graph|records)|do\s+not\s+say|does\s+not\s+say"
+    r"|doesn't\s+say|not\s+approval)\b",
+    re.I,
+)
+
+
+def says_approved(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
+    """Nothing is ever approved: the records hold review contacts, not approval authority."""
+    match = _APPROVED.search(assertions)
+    if match:
+        return f"it says something is {match.group(0)!r}; the records never say that"
+    for sentence in _sentences(assertions):
+        verb = _APPROVE_VERB.search(sentence)
+        if verb and not _NOT_RECORDED.search(sentence):
+            return f"it speaks of who {verb.group(0)!r} without saying that is not recorded"
+    return None
+
+
+def names_someone_not_in_evidence(
+    text: str, assertions: str, facts: ExplanationFacts
+) -> str | None:
+    allowed = {p.id for p in facts.in_evidence}
+    for person in facts.people:
+        if person.id not in allowed and names_in(assertions, person.names):
+            return f"it names {person.names[0]}, whom the evidence does not name"
+    stranger = _unknown_proper_name(assertions, facts)
+    if stranger:
+        return f"it names {stranger!r}, which the evidence does not"
+    return None
+
+
+def calls_outranked_the_owner(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
+    owners = {p.id for p in facts.owners}
+    suspects = [p for p in facts.outranked if p.id not in owners]
+    if facts.status == "refused":  # a refusal names no owner at all
+        suspects = list({p.id: p for p in (*facts.outranked, *facts.in_evidence)}.values())
+    for person in suspects:
+        for name in person.names:
+            if _asserts_owner(assertions, name):
+                what = "a refusal" if facts.status == "refused" else "an outranked claim"
+                return f"it calls {name} the owner, which {what} does not allow"
+    return None
+
+
+def leaves_out_the_owner(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
+    for person in facts.owners:
+        if not names_in(text, person.names):
+            return f"it does not name the owner, {person.names[0]}"
+    return None
+
+
+# Words that carry each refusal's reason; the explanation must use one of them.
+_REASONS: dict[str, tuple[str, ...]] = {
+    "NOT_IN_GRAPH": ("not in the graph", "does not know", "doesn't know", "unknown", "no such",
+                     "not named", "does not name", "not found", "not recorded", "no record"),
+    "VAGUE_DATE": ("date", "day", "time", "when"),
+    "NO_CLAIM": ("no record", "not recorded", "no source", "no claim", "nothing", "none of",
+                 "no visible", "does not say", "no one is named", "names no owner"),
+    "MISSING_PROVENANCE": ("source", "provenance", "missing", "lacks", "incomplete", "no time",
+                           "no authority", "no owner"),
+    "CONFLICT": ("conflict", "disagree", "contradict", "different owners", "same authority",
+                 "same time", "same moment", "same instant", "both"),
+    "LOW_AUTHORITY": ("authority", "chat", "wiki", "email", "comment", "informal", "too weak",
+                      "not authoritative"),
+    "ROW_CAP": ("cap", "too many", "limit", "cut off", "truncated"),
+    "OUT_OF_SCOPE": ("scope", "cannot answer", "can't answer", "not recorded", "does not record",
+                     "no question type", "not something", "approval"),
+}  # fmt: skip
+
+
+def skips_the_refusal_reason(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
+    if facts.status != "refused" or not facts.refusal_code:
+        return None
+    words = _REASONS.get(facts.refusal_code, ())
+    folded = text.casefold()
+    if words and not any(w in folded for w in words):
+        return f"it does not give the reason for refusing ({facts.refusal_code})"
+    return None
+
+
+CHECKS: tuple[Check, ...] = (
+    too_long_or_empty,
+    leaks_internal_names,
+    says_approved,
+    names_someone_not_in_evidence,
+    calls_outranked_the_owner,
+    leaves_out_the_owner,
+    skips_the_refusal_reason,
+)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<!\w)'([^']+)'(?!\w)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'“‘])")
+
+
+def _without_quotes(text: str, quotes: Sequence[str]) -> str:
+    """`text` with every quoted span that is verbatim from the evidence blanked out."""
+
+    def blank(match: re.Match[str]) -> str:
+        span = next(g for g in match.groups() if g is not None)
+        if any(quote_in(span, q) for q in quotes):
+            return '"…"'
+        return match.group(0)
+
+    return _QUOTED.sub(blank, text)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+
+
+def _asserts_owner(text: str, name: str) -> bool:
+    n = re.escape(fold_name(name))
+    folded = fold_name(text)
+    patterns = (
+        rf"\b{n}\s+(?:still\s+|now\s+|currently\s+|really\s+)?"
+        rf"(?:owns|is\s+(?:still\s+)?(?:the\s+)?(?:current\s+)?(?:owner|review\s+contact|responsible))\b",
+        rf"\b(?:owned\s+by|owner\s+is|review\s+contact\s+is|belongs\s+to)\s+{n}\b",
+    )
+    return any(re.search(p, folded) for p in patterns)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Capitalised words any explanation may use without naming anyone.
+_COMMON = _words(
+    """a an the this that these those it its there no nobody ask asks per according both
+    only two three because since as on in for with however but so neither either they their
+    he she his her review reviews approval ownership records record sources source owners
+    owner nothing none note answer here we you your our experts expert search decision
+    decisions who what when why which if and or of to from by at is are was were until
+    today yesterday tomorrow utc i project projects service services team teams chat wiki
+    email ticket tickets comment comments runbook runbooks adr adrs change control directory
+    graph template refused answered conflict authority people person members member lead
+    leads i'm it's outranked lower higher earlier later latest same different also then
+    each every one all any more most less than not never nor yet meanwhile instead
+    monday tuesday wednesday thursday friday saturday sunday january february march april
+    may june july august september october november december"""
+)
+
+
+def _unknown_proper_name(assertions: str, facts: ExplanationFacts) -> str | None:
+    """A capitalised name-like word the evidence never uses ("Mallory"): models invent
+    people, and only names from the evidence may appear."""
+    known = {part for w in facts.vocabulary for part in fold_name(w).split()} | _COMMON
+    for sentence in _sentences(assertions):
+        tokens = re.findall(r"[A-Za-z][\w'’-]*", sentence)
+        for i, token in enumerate(tokens):
+            if not token[0].isupper():
+                continue
+            after = tokens[i + 1] if i + 1 < len(tokens) else ""
+            # A sentence's first word is capitalised anyway: it is a name only when a
+            # surname or a verb a person would do follows ("Mallory owns ...").
+            if i == 0 and not (after[:1].isupper() or after.lower() in _PERSON_VERBS):
+                continue
+            parts = fold_name(token.replace("’", "'").split("'")[0]).split()
+            if parts and not all(part in known for part in parts):
+                return token
+    return None
+
+
+_PERSON_VERBS = _words(
+    "owns owned is was has had handles handled runs ran leads led knows knew should can "
+    "will would took takes holds held maintains manages managed approves approved"
+)

@@ -1,0 +1,240 @@
+"""Who owns a service at a time, decided from evidence rows by fixed rules.
+
+Ownership is a claim made by a source, never a property of the service. The rules, each a
+small function that returns its reason (None when it does not apply):
+
+1. a claim that takes effect after the question's time is ignored;
+2. a claim lacking its source, owner, authority or time refuses MISSING_PROVENANCE;
+3. the highest authority wins, then the latest effective instant (instants, not text);
+4. two different owners at the same authority and instant refuse CONFLICT;
+5. when only sources below authority 60 name an owner, refuse LOW_AUTHORITY;
+6. an evidence query that hit its row cap refuses ROW_CAP: a conflicting claim may be
+   among the rows it cut off.
+
+`decide` combines them into one decision: the claims an answer rests on (or the claims a
+refusal is about), the others marked outranked with why, and the reason in words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from companybrain.model.answer import RefusalCode
+
+MIN_AUTHORITY = 60  # ticket; comment, email, chat and wiki sit below it
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One ownership claim as the evidence query returns it. Any field but `service` may be
+    missing: that is exactly what rule 2 looks for."""
+
+    service: str
+    claim: str | None = None
+    record: str | None = None
+    kind: str | None = None
+    authority: int | None = None
+    at: str | None = None
+    effective_at: str | None = None
+    effective_ms: int | None = None
+    owner: str | None = None
+    owner_name: str | None = None
+    quote: str | None = None
+    acl: tuple[str, ...] | None = None
+
+    def label(self) -> str:
+        return self.record or f"claim {self.claim or '?'}"
+
+
+@dataclass(frozen=True)
+class Passed:
+    """A claim that did not decide the answer, and why."""
+
+    evidence: Evidence
+    why: str
+
+
+@dataclass(frozen=True)
+class OwnershipDecision:
+    service: str
+    code: RefusalCode | None  # None: answered
+    reason: str
+    cited: tuple[Evidence, ...] = ()  # what the answer rests on, or what a refusal is about
+    outranked: tuple[Passed, ...] = ()
+    ignored: tuple[Passed, ...] = field(default=(), repr=False)  # not yet in effect
+
+    @property
+    def answered(self) -> bool:
+        return self.code is None
+
+    @property
+    def owner(self) -> str | None:
+        return self.cited[0].owner if self.answered and self.cited else None
+
+    @property
+    def owner_name(self) -> str | None:
+        return self.cited[0].owner_name if self.answered and self.cited else None
+
+
+# -- the rules, one reason each ------------------------------------------------------------
+
+
+def hit_row_cap(capped: bool, cap: int) -> str | None:
+    if capped:
+        return (
+            f"the evidence query reached its cap of {cap} rows, so a conflicting claim may "
+            "be among those it did not return"
+        )
+    return None
+
+
+def not_yet_in_effect(row: Evidence, as_of_ms: int) -> str | None:
+    if row.effective_ms is not None and row.effective_ms > as_of_ms:
+        return f"takes effect later ({row.effective_at})"
+    return None
+
+
+def missing_provenance(row: Evidence) -> str | None:
+    missing = [
+        name
+        for name, value in (
+            ("source", row.record),
+            ("owner", row.owner),
+            ("authority", row.authority),
+            ("time", row.effective_ms),
+        )
+        if value is None
+    ]
+    if not missing:
+        return None
+    return f"{row.label()} has no {' or '.join(missing)}"
+
+
+def below_authority(rows: Sequence[Evidence], minimum: int = MIN_AUTHORITY) -> str | None:
+    top = max(_authority(r) for r in rows)
+    if top >= minimum:
+        return None
+    kinds = ", ".join(sorted({f"{r.kind} ({r.authority})" for r in rows}))
+    return f"only sources below authority {minimum} name an owner: {kinds}"
+
+
+def conflict(tier: Sequence[Evidence]) -> str | None:
+    owners = sorted({r.owner for r in tier if r.owner})
+    if len(owners) < 2:
+        return None
+    records = " and ".join(sorted({r.label() for r in tier}))
+    return (
+        f"{records} name different owners ({', '.join(owners)}) with the same authority "
+        f"({tier[0].authority}) from the same instant"
+    )
+
+
+def why_outranked(row: Evidence, winner: Evidence) -> str:
+    if _authority(row) < _authority(winner):
+        return "lower authority"
+    return "earlier effective time"
+
+
+# -- combining them -----------------------------------------------------------------------
+
+
+def decide(
+    service: str,
+    rows: Iterable[Evidence],
+    as_of_ms: int,
+    *,
+    capped: bool = False,
+    cap: int = 50,
+    min_authority: int = MIN_AUTHORITY,
+) -> OwnershipDecision:
+    """The ownership decision for `service` at `as_of_ms` from its claims (already filtered
+    by what the asker may see). `capped` says the evidence query hit its row cap."""
+    claims = [r for r in rows if r.claim is not None or r.record is not None]
+    reason = hit_row_cap(capped, cap)
+    if reason:
+        return OwnershipDecision(service, RefusalCode.ROW_CAP, reason, cited=tuple(claims))
+
+    ignored = tuple(
+        Passed(r, why) for r in claims if (why := not_yet_in_effect(r, as_of_ms)) is not None
+    )
+    current = [r for r in claims if not_yet_in_effect(r, as_of_ms) is None]
+
+    gaps = [(r, why) for r in current if (why := missing_provenance(r)) is not None]
+    if gaps:
+        return OwnershipDecision(
+            service,
+            RefusalCode.MISSING_PROVENANCE,
+            "; ".join(why for _, why in gaps),
+            cited=tuple(r for r, _ in gaps),
+            outranked=tuple(Passed(r, "not considered") for r in current if r not in _rows(gaps)),
+            ignored=ignored,
+        )
+    if not current:
+        return OwnershipDecision(
+            service, RefusalCode.NO_CLAIM, "no record names an owner at that time", ignored=ignored
+        )
+
+    ranked = sorted(current, key=_rank, reverse=True)
+    reason = below_authority(ranked, min_authority)
+    if reason:
+        return OwnershipDecision(
+            service, RefusalCode.LOW_AUTHORITY, reason, cited=tuple(ranked), ignored=ignored
+        )
+
+    best = ranked[0]
+    tier = tuple(r for r in ranked if _rank(r) == _rank(best))
+    rest = tuple(Passed(r, why_outranked(r, best)) for r in ranked if _rank(r) != _rank(best))
+    reason = conflict(tier)
+    if reason:
+        return OwnershipDecision(
+            service, RefusalCode.CONFLICT, reason, cited=tier, outranked=rest, ignored=ignored
+        )
+    return OwnershipDecision(
+        service,
+        None,
+        _answer_reason(best, rest),
+        cited=tier,
+        outranked=rest,
+        ignored=ignored,
+    )
+
+
+# A project's answer is refused when any of its services' answers is; this order picks
+# which refusal to report when several are.
+_PRECEDENCE = (
+    RefusalCode.ROW_CAP,
+    RefusalCode.MISSING_PROVENANCE,
+    RefusalCode.CONFLICT,
+    RefusalCode.LOW_AUTHORITY,
+    RefusalCode.NO_CLAIM,
+)
+
+
+def first_refusal(decisions: Sequence[OwnershipDecision]) -> OwnershipDecision | None:
+    """The refusal that decides a project's answer (None when every service is answered)."""
+    refused = [d for d in decisions if not d.answered]
+    if not refused:
+        return None
+    return min(refused, key=lambda d: _PRECEDENCE.index(d.code) if d.code in _PRECEDENCE else 99)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _authority(row: Evidence) -> int:
+    return row.authority if row.authority is not None else -1
+
+
+def _rank(row: Evidence) -> tuple[int, int]:
+    return (_authority(row), row.effective_ms if row.effective_ms is not None else -1)
+
+
+def _rows(pairs: Sequence[tuple[Evidence, str]]) -> list[Evidence]:
+    return [r for r, _ in pairs]
+
+
+def _answer_reason(best: Evidence, rest: Sequence[Passed]) -> str:
+    base = f"{best.record} ({best.kind}, authority {best.authority}) names {best.owner}"
+    if not rest:
+        return f"{base}; no other claim is in effect"
+    return f"{base} and outranks {len(rest)} other claim(s)"

@@ -1,0 +1,352 @@
+"""What time a question is about, read strictly.
+
+A question names one specific day ("on September 25, 2026", "2026-09-25", "9/25/2026",
+"25 Sep 2026", "yesterday", "today"), an exact instant ("2026-10-14T12:00:00Z"), or no
+time at all (then it is about `now`). Anything else that looks like a time ("3 weeks ago",
+"during September", "last quarter", "before CC-1031", "3/4/2026", which is March 4 or
+3 April) is vague, and the question is refused rather than answered as of now.
+
+A day means the end of that day in the company's time zone, so a claim that takes effect
+at any time that day counts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+_MONTHS = {
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
+    "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
+}  # fmt: skip
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+    "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+}  # fmt: skip
+
+_MONTH = (
+    r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_WEEKDAY = (
+    r"(?:(?P<wd>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?"
+    r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?),?\s+)?"
+)
+_ORD = r"(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(?P<year>\d{4}))?"
+
+# Forms that name one day or one instant, tried in this order; each match is blanked out
+# of the text before the next form and before the search for vague phrases.
+_ISO_INSTANT = re.compile(
+    r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})[T ](?P<H>\d{2}):(?P<M>\d{2})"
+    r"(?::(?P<S>\d{2})(?:\.(?P<frac>\d{1,6}))?)?(?P<off>Z|[+-]\d{2}:?\d{2})?(?![\w:])",
+    re.I,
+)
+_ISO_DAY = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b(?!-)")
+_YEAR_FIRST_SLASH = re.compile(r"\b(?P<y>\d{4})/(?P<m>\d{1,2})/(?P<d>\d{1,2})\b")
+_NUMERIC_DAY = re.compile(r"\b(?P<a>\d{1,2})(?P<sep>[/.])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{2,4})\b")
+_MONTH_DAY = re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+(?P<day>\d{{1,2}}){_ORD}\b{_YEAR}\b", re.I)
+_DAY_MONTH = re.compile(
+    rf"\b{_WEEKDAY}(?:the\s+)?(?P<day>\d{{1,2}}){_ORD}(?:\s+of)?\s+{_MONTH}(?![a-z]){_YEAR}\b",
+    re.I,
+)
+_RELATIVE = re.compile(
+    r"\b(?P<rel>(?:the\s+)?day\s+before\s+yesterday|yesterday|today|tomorrow"
+    r"|(?P<n>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s+days?\s+ago)\b",
+    re.I,
+)
+_NOW = re.compile(
+    r"\b(?:as\s+of\s+now|right\s+now|just\s+now|now|currently|at\s+present|presently"
+    r"|at\s+the\s+moment|these\s+days|nowadays)\b",
+    re.I,
+)
+
+# Things that are not times even though they contain digits: record ids (CC-1031,
+# dir-2026-09), hyphenated names (billing-gw), file paths.
+_NOT_TIME = re.compile(r"\b[A-Za-z][\w]*(?:-[\w]+)+\b|\S+/\S+\.\w+")
+
+# Phrases that point at a time but not at one specific day.
+_MONTH_WORD = (
+    r"january|february|march|april|june|july|august|september|october|november|december"
+    r"|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec"
+)
+_WEEKDAY_WORD = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_UNIT = r"weeks?|months?|quarters?|years?|weekends?|sprints?|fortnights?|days?|hours?"
+_VAGUE = [
+    re.compile(p, re.I)
+    for p in (
+        r"\bago\b",
+        rf"\b(?:last|this|next|past|previous|coming|current|recent|same|that|prior)\s+"
+        rf"(?:few\s+|couple\s+of\s+)?(?:{_UNIT}|night|morning|afternoon|evening|time"
+        rf"|{_WEEKDAY_WORD}|{_MONTH_WORD}|may)\b",
+        r"\b(?:before|after|since|until|till|prior\s+to|earlier\s+than|later\s+than"
+        r"|by\s+the\s+time|between)\b",
+        rf"\b(?:{_MONTH_WORD})\b",
+        r"\b(?:in|during|early|mid|late|end\s+of|start\s+of|beginning\s+of|of)\s+may\b",
+        r"\bmay\s+\d{4}\b",
+        rf"\b(?:{_WEEKDAY_WORD})\b",
+        r"\bq[1-4]\b|\bh[12]\s+\d{4}\b|\bfy\s?\d{2,4}\b",
+        r"\b(?:quarter|semester|fortnight|weekend|tonight|noon|midnight)\b",
+        r"\b(?:weeks?|months?|quarters?|years?)\b",
+        rf"\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|several)\s+(?:{_UNIT})\b",
+        r"\b(?:recently|lately|earlier|formerly|previously|originally|initially|historically"
+        r"|back\s+then|at\s+the\s+time|the\s+other\s+day|used\s+to|in\s+the\s+past)\b",
+        r"(?<![\w-])(?:19|20)\d{2}(?![\w-])",
+        r"\b\d{1,2}(?:st|nd|rd|th)\b",
+        r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b",
+        r"\b\d{1,2}/\d{1,2}\b",
+    )
+]
+
+
+@dataclass(frozen=True)
+class QuestionTime:
+    """The instant a question is about. `phrase` is the text it was read from (None when
+    the question named no time and it is about `now`); `day` is set for a day."""
+
+    as_of: datetime
+    phrase: str | None = None
+    day: date | None = None
+
+    @property
+    def as_of_ms(self) -> int:
+        return to_ms(self.as_of)
+
+
+@dataclass(frozen=True)
+class VagueDate:
+    """A time-like phrase that is not one specific day, with why."""
+
+    phrase: str
+    reason: str
+
+    @property
+    def message(self) -> str:
+        return (
+            f'the question says "{self.phrase}": {self.reason}. Ask about one specific day, '
+            'for example "on 2026-09-25" or "yesterday".'
+        )
+
+
+TimeReading = QuestionTime | VagueDate
+
+
+def zone(tz: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(tz or "UTC")
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"{tz!r} is not an IANA time zone name") from exc
+
+
+def to_ms(moment: datetime) -> int:
+    return int(moment.astimezone(UTC).timestamp() * 1000)
+
+
+def end_of_day(day: date, tz: str = "UTC") -> datetime:
+    """The last millisecond of `day` in the time zone `tz`."""
+    start_next = datetime.combine(day + timedelta(days=1), time(0), tzinfo=zone(tz))
+    return start_next - timedelta(milliseconds=1)
+
+
+def format_instant(moment: datetime, tz: str = "UTC") -> str:
+    """ISO 8601 in the company's zone, milliseconds only when there are some, Z for UTC."""
+    local = moment.astimezone(zone(tz))
+    spec = "milliseconds" if local.microsecond else "seconds"
+    text = local.isoformat(timespec=spec)
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def parse_question_time(
+    question: str, now: datetime, tz: str = "UTC", *, names: Iterable[str] = ()
+) -> TimeReading:
+    """The instant `question` is about, read against the clock `now`, or why not.
+    `names` are names the question may use that are not times (a person called June, a
+    service called "Q3 Reports"); they are set aside before reading."""
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
+    text = _blank(question, _NOT_TIME)
+    for name in sorted({n for n in names if n.strip()}, key=len, reverse=True):
+        text = _blank(text, re.compile(rf"(?<!\w){re.escape(name.strip())}(?!\w)", re.I))
+    found: list[tuple[str, datetime, date | None]] = []
+    for reader in _READERS:
+        text, reading = reader(text, now, tz)
+        if isinstance(reading, VagueDate):
+            return reading
+        found.extend(reading)
+    text = _blank(text, _NOW)
+    for pattern in _VAGUE:
+        match = pattern.search(text)
+        if match:
+            return VagueDate(_phrase(question, match), _vague_reason(match.group(0)))
+    instants = {to_ms(m) for _, m, _ in found}
+    if len(instants) > 1:
+        return VagueDate(" and ".join(p for p, _, _ in found), "it names more than one time")
+    if found:
+        phrase, moment, day = found[0]
+        return QuestionTime(as_of=moment, phrase=phrase, day=day)
+    return QuestionTime(as_of=now.astimezone(UTC))
+
+
+def parse_as_of(value: str, now: datetime, tz: str = "UTC") -> TimeReading:
+    """An explicit as-of value (`--as-of`): a day or an instant in any form a question may
+    use; it must name exactly one."""
+    reading = parse_question_time(value, now, tz)
+    if isinstance(reading, QuestionTime) and reading.phrase is None:
+        return VagueDate(value, "it is not a day or an instant")
+    return reading
+
+
+# -- the readers of specific forms -------------------------------------------------------
+
+Found = list[tuple[str, datetime, date | None]]
+Reader = Callable[[str, datetime, str], tuple[str, Found | VagueDate]]
+
+
+def _read_instants(text: str, now: datetime, tz: str) -> tuple[str, Found | VagueDate]:
+    found: Found = []
+    for m in _ISO_INSTANT.finditer(text):
+        offset = m.group("off")
+        try:
+            base = datetime(
+                int(m["y"]),
+                int(m["m"]),
+                int(m["d"]),
+                int(m["H"]),
+                int(m["M"]),
+                int(m["S"] or 0),
+                int((m["frac"] or "0").ljust(6, "0")),
+            )
+        except ValueError:
+            return text, VagueDate(m.group(0), "it is not a time on the calendar")
+        if offset is None:
+            moment = base.replace(tzinfo=zone(tz))
+        elif offset.upper() == "Z":
+            moment = base.replace(tzinfo=UTC)
+        else:
+            moment = datetime.fromisoformat(base.isoformat() + _colon(offset))
+        found.append((m.group(0), moment, None))
+    return _blank(text, _ISO_INSTANT), found
+
+
+def _read_iso_days(text: str, now: datetime, tz: str) -> tuple[str, Found | VagueDate]:
+    found: Found = []
+    for pattern in (_ISO_DAY, _YEAR_FIRST_SLASH):
+        for m in pattern.finditer(text):
+            day = _day(int(m["y"]), int(m["m"]), int(m["d"]))
+            if day is None:
+                return text, VagueDate(m.group(0), "it is not a date on the calendar")
+            found.append((m.group(0), end_of_day(day, tz), day))
+        text = _blank(text, pattern)
+    return text, found
+
+
+def _read_numeric_days(text: str, now: datetime, tz: str) -> tuple[str, Found | VagueDate]:
+    found: Found = []
+    for m in _NUMERIC_DAY.finditer(text):
+        a, b, year = int(m["a"]), int(m["b"]), m["y"]
+        if len(year) != 4:
+            return text, VagueDate(m.group(0), "a two-digit year could be any century")
+        if a <= 12 and b <= 12 and a != b:
+            return text, VagueDate(
+                m.group(0),
+                f"it could be month {a} day {b} or day {a} month {b}",
+            )
+        month, dom = (a, b) if b > 12 or a == b else (b, a)
+        day = _day(int(year), month, dom)
+        if day is None:
+            return text, VagueDate(m.group(0), "it is not a date on the calendar")
+        found.append((m.group(0), end_of_day(day, tz), day))
+    return _blank(text, _NUMERIC_DAY), found
+
+
+def _read_named_days(text: str, now: datetime, tz: str) -> tuple[str, Found | VagueDate]:
+    found: Found = []
+    this_year = now.astimezone(zone(tz)).year
+    for pattern in (_MONTH_DAY, _DAY_MONTH):
+        for m in pattern.finditer(text):
+            year = int(m["year"]) if m["year"] else this_year
+            day = _day(year, _MONTHS[m["mon"][:3].lower()], int(m["day"]))
+            if day is None:
+                return text, VagueDate(m.group(0), "it is not a date on the calendar")
+            weekday = m["wd"]
+            if weekday and _WEEKDAYS.index(weekday[:3].lower()) != day.weekday():
+                named = day.strftime("%A")
+                return text, VagueDate(
+                    m.group(0), f"{day.isoformat()} is a {named}, not a {weekday.title()}"
+                )
+            found.append((m.group(0), end_of_day(day, tz), day))
+        text = _blank(text, pattern)
+    return text, found
+
+
+def _read_relative_days(text: str, now: datetime, tz: str) -> tuple[str, Found | VagueDate]:
+    found: Found = []
+    today = now.astimezone(zone(tz)).date()
+    for m in _RELATIVE.finditer(text):
+        word = m["rel"].lower()
+        if m["n"]:
+            n = m["n"].lower()
+            back = int(n) if n.isdigit() else _NUMBERS[n]
+        elif "before" in word:
+            back = 2
+        else:
+            back = {"yesterday": 1, "today": 0, "tomorrow": -1}[word]
+        day = today - timedelta(days=back)
+        found.append((m.group(0), end_of_day(day, tz), day))
+    return _blank(text, _RELATIVE), found
+
+
+_READERS: tuple[Reader, ...] = (
+    _read_instants,
+    _read_iso_days,
+    _read_numeric_days,
+    _read_named_days,
+    _read_relative_days,
+)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _day(year: int, month: int, dom: int) -> date | None:
+    try:
+        return date(year, month, dom)
+    except ValueError:
+        return None
+
+
+def _colon(offset: str) -> str:
+    return offset if ":" in offset else f"{offset[:3]}:{offset[3:]}"
+
+
+def _blank(text: str, pattern: re.Pattern[str]) -> str:
+    """Replace matches with spaces, keeping every position where it was."""
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _phrase(question: str, match: re.Match[str]) -> str:
+    """The words around a vague match, taken from the original question."""
+    start, end = match.span()
+    left = question[:start].split()
+    right = question[end:].split()
+    core = question[start:end].strip()
+    word = match.group(0).strip().lower()
+    if word in {"before", "after", "since", "until", "till", "between"} and right:
+        return f"{core} {right[0]}".rstrip("?.!,")
+    if word == "ago" and left:
+        return " ".join([*left[-2:], core])
+    if left and left[-1].lower() in {"in", "during", "of", "since", "until", "by", "for"}:
+        return f"{left[-1]} {core}".rstrip("?.!,")
+    return core.rstrip("?.!,")
+
+
+def _vague_reason(matched: str) -> str:
+    word = matched.strip().lower()
+    if re.fullmatch(r"\d{1,2}:\d{2}|\d{1,2}\s?(?:am|pm)", word):
+        return "a time of day is not read; a day means the whole day"
+    if re.search(r"before|after|since|until|till|between|prior|earlier|later|time", word):
+        return "it is a span relative to something else, not one specific day"
+    return "it is not one specific day"

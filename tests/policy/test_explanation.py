@@ -1,0 +1,117 @@
+"""Checks on a model's explanation: each reason to discard it, and what passes."""
+
+from __future__ import annotations
+
+from companybrain.policy.explanation import ExplanationFacts, Named, check_explanation
+
+KOFI = Named("kofi", ("Kofi Mensah", "Kofi"))
+INES = Named("ines", ("Ines Halvorsen", "Ines"))
+LENA = Named("lena", ("Lena Varga", "Lena"))
+RAFAEL = Named("rafael", ("Rafael Duarte", "Rafael"))
+SUNITA = Named("sunita", ("Sunita Rao", "Sunita"))
+PEOPLE = (KOFI, INES, LENA, RAFAEL, SUNITA)
+QUOTES = (
+    "ownership of the billing gateway transfers from Ines Halvorsen to Kofi Mensah",
+    "Ines still owns billing gateway, ping her",
+)
+VOCAB = frozenset(
+    {
+        *("CC-1047", "msg-038", "dir-2026-09", "Billing", "Gateway", "Kofi", "Mensah"),
+        *("Ines", "Halvorsen", "change", "control", "chat", "service", "directory"),
+    }
+)
+ANSWERED = ExplanationFacts(
+    status="answered",
+    owners=(KOFI,),
+    outranked=(INES,),
+    in_evidence=(KOFI, INES),
+    people=PEOPLE,
+    quotes=QUOTES,
+    vocabulary=VOCAB,
+)
+CONFLICT = ExplanationFacts(
+    status="refused",
+    refusal_code="CONFLICT",
+    in_evidence=(RAFAEL, SUNITA),
+    people=PEOPLE,
+    quotes=("the Payments API is owned by Rafael Duarte", "Sunita Rao owns the Payments API"),
+    vocabulary=frozenset({"CC-1019", "CC-1020", "Payments", "API", "Rafael", "Duarte", "Sunita"}),
+)
+
+
+def test_a_faithful_explanation_passes() -> None:
+    text = (
+        "Kofi Mensah owns the Billing Gateway per CC-1047, a change control that outranks "
+        "the service directory and a chat message. msg-038 says 'Ines still owns billing "
+        "gateway, ping her', but chat has lower authority."
+    )
+    assert check_explanation(text, ANSWERED) is None
+
+
+def test_quoting_a_record_is_allowed_but_asserting_it_is_not() -> None:
+    quoting = "Kofi owns it per CC-1047; msg-038 says 'Ines still owns billing gateway, ping her'."
+    assert check_explanation(quoting, ANSWERED) is None
+    asserting = "Kofi is listed in CC-1047, but the gateway is owned by Ines."
+    reason = check_explanation(asserting, ANSWERED)
+    assert reason and "calls Ines the owner" in reason
+
+
+def test_calling_an_outranked_person_the_owner_is_discarded() -> None:
+    for text in (
+        "Ines still owns the Billing Gateway, though Kofi is in CC-1047.",
+        "Ines Halvorsen is the owner; Kofi Mensah was named in CC-1047.",
+    ):
+        assert "calls" in (check_explanation(text, ANSWERED) or "")
+
+
+def test_leaving_out_the_owner_is_discarded() -> None:
+    reason = check_explanation("The change control CC-1047 settles it.", ANSWERED)
+    assert reason and "does not name the owner" in reason
+
+
+def test_naming_someone_not_in_the_evidence_is_discarded() -> None:
+    reason = check_explanation("Kofi owns it per CC-1047; Lena Varga takes over soon.", ANSWERED)
+    assert reason and "Lena Varga" in reason
+    invented = check_explanation("Kofi owns it per CC-1047, with Mallory as backup.", ANSWERED)
+    assert invented and "Mallory" in invented
+    first = check_explanation("Mallory owns every service; Kofi is in CC-1047.", ANSWERED)
+    assert first and "Mallory" in first
+
+
+def test_leaking_internal_field_names_is_discarded() -> None:
+    for leak in ("effective_ms", "NAMES_OWNER", "effectiveAt", "OwnershipClaim", "LOW_AUTHORITY"):
+        reason = check_explanation(f"Kofi owns it per CC-1047 ({leak}).", ANSWERED)
+        assert reason and "internal name" in reason, leak
+
+
+def test_saying_anything_is_approved_is_discarded() -> None:
+    for text in (
+        "Kofi owns it per CC-1047 and the release is approved.",
+        "Kofi owns it per CC-1047 and has signed off.",
+        "Kofi owns it per CC-1047, so Kofi approves the release.",
+    ):
+        reason = check_explanation(text, ANSWERED)
+        assert reason and ("approve" in reason or "signed" in reason), text
+    allowed = "Ask Kofi per CC-1047 for review; who approves releases is not recorded."
+    assert check_explanation(allowed, ANSWERED) is None
+
+
+def test_a_refusal_must_give_its_reason_and_name_no_owner() -> None:
+    good = (
+        "CC-1019 and CC-1020 name different owners at the same authority and the same "
+        "instant, so no owner can be named."
+    )
+    assert check_explanation(good, CONFLICT) is None
+    silent = check_explanation("Please ask the Payments team.", CONFLICT)
+    assert silent and "reason" in silent
+    picks = check_explanation(
+        "The two records conflict, but Rafael owns the Payments API.", CONFLICT
+    )
+    assert picks and "calls Rafael the owner" in picks
+
+
+def test_more_than_three_sentences_are_discarded() -> None:
+    text = "Kofi owns it. CC-1047 says so. Chat is lower. Directory is older."
+    reason = check_explanation(text, ANSWERED)
+    assert reason and "4 sentences" in reason
+    assert check_explanation("  ", ANSWERED) == "it is empty"

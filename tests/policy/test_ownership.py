@@ -1,0 +1,172 @@
+"""The ownership policy, rule by rule, on plain evidence rows."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from companybrain.model.answer import RefusalCode
+from companybrain.policy.ownership import (
+    Evidence,
+    decide,
+    first_refusal,
+    missing_provenance,
+)
+
+
+def ms(iso: str) -> int:
+    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def claim(
+    record: str, kind: str, authority: int, effective: str, owner: str, **kw: object
+) -> Evidence:
+    base = dict(
+        service="billing-gateway",
+        claim=f"{record}|billing-gateway|{owner}",
+        record=record,
+        kind=kind,
+        authority=authority,
+        effective_at=effective,
+        effective_ms=ms(effective),
+        owner=owner,
+        quote=f"{owner} owns it",
+    )
+    base.update(kw)
+    return Evidence(**base)  # type: ignore[arg-type]
+
+
+DIRECTORY = claim("dir-2026-09", "service_directory", 80, "2026-09-01T00:00:00Z", "ines")
+TRANSFER = claim("CC-1047", "change_control", 90, "2026-10-14T11:00:00Z", "kofi")
+CHAT = claim("msg-038", "chat", 35, "2026-10-14T16:00:00Z", "ines")
+ORION = [DIRECTORY, TRANSFER, CHAT]
+LATER = ms("2026-10-20T12:00:00Z")
+
+
+def test_highest_authority_wins_and_the_rest_are_outranked_with_why() -> None:
+    decision = decide("billing-gateway", ORION, LATER)
+    assert decision.answered and decision.code is None
+    assert decision.owner == "kofi"
+    assert [c.record for c in decision.cited] == ["CC-1047"]
+    assert {(p.evidence.record, p.why) for p in decision.outranked} == {
+        ("dir-2026-09", "lower authority"),
+        ("msg-038", "lower authority"),
+    }
+
+
+def test_claims_that_take_effect_later_are_ignored() -> None:
+    day_before = ms("2026-10-13T23:59:59.999Z")
+    decision = decide("billing-gateway", ORION, day_before)
+    assert decision.owner == "ines"
+    assert [c.record for c in decision.cited] == ["dir-2026-09"]
+    assert decision.outranked == ()  # the transfer and the chat are not in effect yet
+    assert {p.evidence.record for p in decision.ignored} == {"CC-1047", "msg-038"}
+
+
+def test_a_claim_at_the_very_instant_counts() -> None:
+    assert decide("billing-gateway", ORION, ms("2026-10-14T11:00:00Z")).owner == "kofi"
+    assert decide("billing-gateway", ORION, ms("2026-10-14T10:59:59.999Z")).owner == "ines"
+
+
+def test_same_authority_the_latest_effective_instant_wins() -> None:
+    newer = claim("CC-1052", "change_control", 90, "2026-10-16T09:00:00Z", "lena")
+    decision = decide("billing-gateway", [*ORION, newer], LATER)
+    assert decision.owner == "lena"
+    why = {p.evidence.record: p.why for p in decision.outranked}
+    assert why["CC-1047"] == "earlier effective time"
+    assert why["dir-2026-09"] == "lower authority"
+
+
+def test_instants_in_different_offsets_are_the_same_moment_and_conflict() -> None:
+    utc = claim("CC-1019", "change_control", 90, "2026-10-14T12:00:00Z", "rafael")
+    bangkok = claim("CC-1020", "change_control", 90, "2026-10-14T19:00:00+07:00", "sunita")
+    assert utc.effective_ms == bangkok.effective_ms
+    decision = decide("payments-api", [utc, bangkok, DIRECTORY], LATER)
+    assert decision.code is RefusalCode.CONFLICT
+    assert {c.record for c in decision.cited} == {"CC-1019", "CC-1020"}
+    assert {c.quote for c in decision.cited} == {"rafael owns it", "sunita owns it"}
+    assert [p.evidence.record for p in decision.outranked] == ["dir-2026-09"]
+    assert "CC-1019 and CC-1020" in decision.reason
+    assert decision.owner is None
+
+
+def test_offsets_one_second_apart_do_not_conflict() -> None:
+    utc = claim("CC-1019", "change_control", 90, "2026-10-14T12:00:01Z", "rafael")
+    bangkok = claim("CC-1020", "change_control", 90, "2026-10-14T19:00:00+07:00", "sunita")
+    assert decide("payments-api", [utc, bangkok], LATER).owner == "rafael"
+
+
+def test_the_same_owner_twice_at_the_top_is_no_conflict() -> None:
+    twin = claim("CC-1048", "change_control", 90, "2026-10-14T11:00:00Z", "kofi")
+    decision = decide("billing-gateway", [*ORION, twin], LATER)
+    assert decision.owner == "kofi"
+    assert {c.record for c in decision.cited} == {"CC-1047", "CC-1048"}
+
+
+def test_only_sources_below_60_refuse_low_authority() -> None:
+    wiki = claim("wiki-hub", "wiki", 20, "2026-07-01T00:00:00Z", "paolo")
+    chat = claim("msg-017", "chat", 35, "2026-07-22T16:30:00Z", "paolo")
+    decision = decide("notification-hub", [wiki, chat], LATER)
+    assert decision.code is RefusalCode.LOW_AUTHORITY
+    assert {c.record for c in decision.cited} == {"wiki-hub", "msg-017"}
+    assert "below authority 60" in decision.reason
+
+
+def test_a_ticket_at_60_is_enough() -> None:
+    ticket = claim("PLAT-90", "ticket", 60, "2026-09-24T07:40:00Z", "yuki")
+    assert decide("edge-proxy", [ticket], LATER).owner == "yuki"
+
+
+def test_a_claim_without_its_source_refuses_missing_provenance() -> None:
+    orphan = Evidence(
+        service="billing-gateway",
+        claim="x|billing-gateway|lena",
+        effective_ms=ms("2026-10-01T00:00:00Z"),
+        owner="lena",
+    )
+    decision = decide("billing-gateway", [*ORION, orphan], LATER)
+    assert decision.code is RefusalCode.MISSING_PROVENANCE
+    assert "has no source or authority" in decision.reason
+
+
+def test_each_missing_field_is_named() -> None:
+    full = dict(
+        service="s", claim="c", record="r", authority=90, effective_ms=1, owner="o", quote="q"
+    )
+    assert missing_provenance(Evidence(**full)) is None  # type: ignore[arg-type]
+    for field, word in (
+        ("record", "source"),
+        ("owner", "owner"),
+        ("authority", "authority"),
+        ("effective_ms", "time"),
+    ):
+        row = Evidence(**{**full, field: None})  # type: ignore[arg-type]
+        reason = missing_provenance(row)
+        assert reason is not None and word in reason
+        decision = decide("s", [row], 10)
+        assert decision.code is RefusalCode.MISSING_PROVENANCE
+
+
+def test_no_claims_refuse_no_claim() -> None:
+    assert decide("feature-flags", [], LATER).code is RefusalCode.NO_CLAIM
+    # the row the OPTIONAL MATCH returns for a service without claims
+    empty = Evidence(service="feature-flags")
+    assert decide("feature-flags", [empty], LATER).code is RefusalCode.NO_CLAIM
+    early = decide("billing-gateway", ORION, ms("2026-08-01T00:00:00Z"))
+    assert early.code is RefusalCode.NO_CLAIM
+
+
+def test_hitting_the_row_cap_refuses_whatever_the_rows_say() -> None:
+    decision = decide("billing-gateway", ORION, LATER, capped=True, cap=2)
+    assert decision.code is RefusalCode.ROW_CAP
+    assert "cap of 2 rows" in decision.reason
+
+
+def test_a_project_is_refused_by_its_most_serious_refusal() -> None:
+    answered = decide("billing-gateway", ORION, LATER)
+    low = decide(
+        "notification-hub", [claim("m", "chat", 35, "2026-07-01T00:00:00Z", "paolo")], LATER
+    )
+    none = decide("feature-flags", [], LATER)
+    assert first_refusal([answered]) is None
+    picked = first_refusal([answered, none, low])
+    assert picked is not None and picked.code is RefusalCode.LOW_AUTHORITY

@@ -1,0 +1,171 @@
+"""Reading the time a question is about: specific days and instants are read, anything
+vague is refused and never silently answered as of now."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta, timezone
+
+import pytest
+
+from companybrain.policy.time import (
+    QuestionTime,
+    VagueDate,
+    end_of_day,
+    format_instant,
+    parse_as_of,
+    parse_question_time,
+    to_ms,
+)
+
+NOW = datetime(2026, 10, 20, 12, 0, tzinfo=UTC)
+
+
+def read(question: str, now: datetime = NOW, tz: str = "UTC") -> QuestionTime:
+    reading = parse_question_time(question, now, tz)
+    assert isinstance(reading, QuestionTime), reading
+    return reading
+
+
+def vague(question: str, now: datetime = NOW, tz: str = "UTC") -> VagueDate:
+    reading = parse_question_time(question, now, tz)
+    assert isinstance(reading, VagueDate), reading
+    return reading
+
+
+@pytest.mark.parametrize(
+    ("question", "day"),
+    [
+        ("Who owned the billing gateway on September 25, 2026?", date(2026, 9, 25)),
+        ("Who owned the Payments API on 2026-09-25?", date(2026, 9, 25)),
+        ("Who owned the identity service on 9/25/2026?", date(2026, 9, 25)),
+        ("Who owned the Payments API on 25 Sep 2026?", date(2026, 9, 25)),
+        ("Who owned billing-gw on Oct 15 2026?", date(2026, 10, 15)),
+        ("Who owns the billing gateway as of October 15, 2026?", date(2026, 10, 15)),
+        ("Who owned it on the 25th of September 2026?", date(2026, 9, 25)),
+        ("Who owned it on Sept 25th, 2026?", date(2026, 9, 25)),
+        ("Who owned it on Wednesday 14 October 2026?", date(2026, 10, 14)),
+        ("Who owned it on 2026/09/25?", date(2026, 9, 25)),
+        ("Who owned it on 25/9/2026?", date(2026, 9, 25)),  # day first: 25 is no month
+        ("Who owned it on 3/3/2026?", date(2026, 3, 3)),  # both readings are the same day
+        ("Who owned it on October 15?", date(2026, 10, 15)),  # the year of the clock
+        ("Who owned the billing gateway yesterday?", date(2026, 10, 19)),
+        ("Who owns the billing gateway today?", date(2026, 10, 20)),
+        ("Who will own it tomorrow?", date(2026, 10, 21)),
+        ("Who owned it the day before yesterday?", date(2026, 10, 18)),
+        ("Who owned it 3 days ago?", date(2026, 10, 17)),
+    ],
+)
+def test_specific_days_are_read_as_the_end_of_that_day(question: str, day: date) -> None:
+    reading = read(question)
+    assert reading.day == day
+    assert reading.as_of == end_of_day(day, "UTC")
+    assert reading.as_of.astimezone(UTC) == datetime(
+        day.year, day.month, day.day, 23, 59, 59, 999000, tzinfo=UTC
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        ("Who owned the billing gateway 3 weeks ago?", "3 weeks ago"),
+        ("Who owned the Payments API during September?", "during September"),
+        ("Who owned the identity service last quarter?", "last quarter"),
+        ("Who owned the billing gateway before CC-1031?", "before CC-1031"),
+        ("Who owned the billing gateway on 3/4/2026?", "3/4/2026"),
+        ("Who owned it in September 2026?", "September"),
+        ("Who owned it this week?", "this week"),
+        ("Who owned it since October 15, 2026?", "since"),
+        ("Who owned it after ADR-009?", "after ADR-009"),
+        ("Who owned it in 2026?", "in 2026"),
+        ("Who owned it on the 15th?", "15th"),
+        ("Who owned it on Wednesday?", "Wednesday"),
+        ("Who used to own the CI runners?", "used to"),
+        ("Who owned it recently?", "recently"),
+        ("Who owned it in Q3?", "in Q3"),
+        ("Who owned it at 15:00 on 2026-10-14?", "15:00"),
+        ("Who owned it on 9/25/26?", "9/25/26"),
+        ("Who owned it on 2026-02-30?", "2026-02-30"),
+        ("Who owned it on 13/13/2026?", "13/13/2026"),
+        ("Who owned it on Thursday 14 October 2026?", "Thursday 14 October 2026"),
+        ("Who owned it on 2026-09-25 or 2026-09-26?", "2026-09-25 and 2026-09-26"),
+        ("Who owned it a few months ago?", "months ago"),
+        ("Who owned it in May?", "in May"),
+    ],
+)
+def test_vague_times_are_refused_with_the_phrase(question: str, phrase: str) -> None:
+    reading = vague(question)
+    assert phrase.lower() in reading.phrase.lower()
+    assert reading.reason
+    assert reading.phrase in reading.message
+
+
+def test_the_ambiguous_date_says_both_readings() -> None:
+    assert "month 3 day 4 or day 3 month 4" in vague("on 3/4/2026").reason
+
+
+def test_a_question_without_a_time_is_about_now() -> None:
+    for question in (
+        "Who owns the billing gateway?",
+        "Who owns BILLING-GW right now?",
+        "Who currently owns the ledger service?",
+        "What replaced ADR-004?",
+        "Who owns dir-2026-09?",  # a record id is not a date
+        "Search records for 3DS challenge timeouts",
+        "Who may know the ledger service?",  # "may" the verb, not the month
+    ):
+        reading = read(question)
+        assert reading.phrase is None
+        assert reading.as_of == NOW
+
+
+def test_an_exact_instant_is_kept_and_compared_as_an_instant() -> None:
+    utc = read("Who owned it at 2026-10-14T12:00:00Z?")
+    bangkok = read("Who owned it at 2026-10-14T19:00:00+07:00?")
+    assert utc.day is None
+    assert to_ms(utc.as_of) == to_ms(bangkok.as_of)
+
+
+def test_a_day_is_the_end_of_that_day_in_the_company_time_zone() -> None:
+    reading = read("Who owned it on 2026-09-25?", tz="Asia/Bangkok")
+    assert reading.as_of.utcoffset() == timedelta(hours=7)
+    assert reading.as_of.astimezone(UTC) == datetime(2026, 9, 25, 16, 59, 59, 999000, tzinfo=UTC)
+    assert format_instant(reading.as_of, "Asia/Bangkok") == "2026-09-25T23:59:59.999+07:00"
+
+
+def test_yesterday_is_read_in_the_company_time_zone() -> None:
+    # 20 October 20:00 UTC is already 21 October in Bangkok.
+    late = datetime(2026, 10, 20, 20, 0, tzinfo=UTC)
+    assert read("yesterday", late, "UTC").day == date(2026, 10, 19)
+    assert read("yesterday", late, "Asia/Bangkok").day == date(2026, 10, 20)
+
+
+def test_yesterday_depends_on_the_clock() -> None:
+    assert read("yesterday", datetime(2026, 10, 15, 9, tzinfo=UTC)).day == date(2026, 10, 14)
+    assert read("yesterday", datetime(2026, 10, 14, 10, tzinfo=UTC)).day == date(2026, 10, 13)
+
+
+def test_names_that_look_like_times_can_be_set_aside() -> None:
+    assert isinstance(parse_question_time("Who is June Park?", NOW), VagueDate)
+    reading = parse_question_time("Who is June Park?", NOW, names=["June Park"])
+    assert isinstance(reading, QuestionTime) and reading.phrase is None
+
+
+def test_as_of_accepts_days_and_instants_only() -> None:
+    day = parse_as_of("2026-10-15", NOW)
+    assert isinstance(day, QuestionTime) and day.day == date(2026, 10, 15)
+    instant = parse_as_of("2026-10-14T19:00:00+07:00", NOW)
+    assert isinstance(instant, QuestionTime)
+    assert instant.as_of == datetime(2026, 10, 14, 12, tzinfo=UTC)
+    assert isinstance(parse_as_of("last week", NOW), VagueDate)
+    assert isinstance(parse_as_of("soonish", NOW), VagueDate)
+
+
+def test_now_must_be_aware() -> None:
+    with pytest.raises(ValueError):
+        parse_question_time("today", datetime(2026, 10, 20))
+
+
+def test_format_instant() -> None:
+    assert format_instant(datetime(2026, 10, 20, tzinfo=UTC)) == "2026-10-20T00:00:00Z"
+    plus7 = datetime(2026, 10, 14, 19, tzinfo=timezone(timedelta(hours=7)))
+    assert format_instant(plus7) == "2026-10-14T12:00:00Z"
