@@ -28,10 +28,31 @@ def _literal_text(node: ast.expr) -> str:
     return ""
 
 
+def _constants(tree: ast.Module) -> set[str]:
+    """Module-level names bound to string literals: query fragments, not values."""
+    names: set[str] = set()
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and _is_literal(node.value)
+        ):
+            names.add(node.targets[0].id)
+    return names
+
+
+def _is_literal(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return True
+    return isinstance(node, ast.BinOp) and _is_literal(node.left) and _is_literal(node.right)
+
+
 def formatted_queries(source: str, filename: str = "<src>") -> list[str]:
     """Every place where a non-identifier value is formatted into a Cypher-looking string."""
     problems: list[str] = []
     tree = ast.parse(source, filename)
+    constants = _constants(tree)
     for node in ast.walk(tree):
         where = f"{filename}:{getattr(node, 'lineno', '?')}"
         if isinstance(node, ast.JoinedStr) and CYPHER.search(_literal_text(node)):
