@@ -32,6 +32,9 @@ class Proposal:
     ownership: tuple[OwnershipFact, ...] = ()
     decisions: tuple[DecisionFact, ...] = ()
     proposer: str = "rules"
+    # Model output that could not be read as a fact at all ({"kind", "item", "problem"}):
+    # the verifier turns each into a Rejection, so nothing a model says is silently lost.
+    malformed: tuple[dict[str, object], ...] = ()
 
 
 @dataclass(frozen=True)

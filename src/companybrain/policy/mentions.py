@@ -1,0 +1,110 @@
+"""Where a text names known people and services. The text is folded into words (policy/text.py
+rules: case, punctuation and white space do not matter) and every mention of a person or a
+service becomes one marker token, `<p:ID>` or `<s:ID>`, so that wording can be matched once
+instead of once per spelling of every name. A name two entities share is marked `<?>`:
+an ambiguous name never resolves to either."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from companybrain.model.records import Org
+from companybrain.policy.text import fold_name, normalise
+
+PERSON = "p"
+SERVICE = "s"
+AMBIGUOUS = "<?>"
+MARKER = re.compile(r"<([ps]):([a-z0-9._-]+)>")
+# Words, plus the punctuation that ends a clause (kept so that clauses can be told apart).
+_TOKEN = re.compile(r"[^\W_]+|[,;.!?()\[\]|:]")
+CLAUSE_END = frozenset(",;.!?()[]|:")
+Names = tuple[tuple[str, tuple[str, ...]], ...]  # (id, names) per entity
+
+
+def marker(kind: str, entity_id: str) -> str:
+    return f"<{kind}:{entity_id}>"
+
+
+@dataclass(frozen=True)
+class Template:
+    """A text as words and clause punctuation, with names replaced by markers."""
+
+    tokens: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """Words and markers only, one space apart: what wording patterns match."""
+        return " ".join(t for t in self.tokens if t not in CLAUSE_END)
+
+    def ids(self, kind: str) -> list[str]:
+        """The ids of `kind` mentioned, in order of first mention."""
+        found = (MARKER.fullmatch(t) for t in self.tokens)
+        return list(dict.fromkeys(m.group(2) for m in found if m and m.group(1) == kind))
+
+    def clauses(self) -> list[list[str]]:
+        """Token runs between clause punctuation (punctuation dropped)."""
+        out: list[list[str]] = [[]]
+        for token in self.tokens:
+            if token in CLAUSE_END:
+                out.append([])
+            else:
+                out[-1].append(token)
+        return [c for c in out if c]
+
+
+class NameIndex:
+    """Every name and alias of an organisation's people and services, folded."""
+
+    def __init__(self, people: Names, services: Names) -> None:
+        entries: dict[tuple[str, ...], set[str]] = {}
+        for kind, group in ((PERSON, people), (SERVICE, services)):
+            for entity_id, names in group:
+                for name in names:
+                    words = tuple(fold_name(name).split())
+                    if words:
+                        entries.setdefault(words, set()).add(marker(kind, entity_id))
+        self._names = {
+            words: (next(iter(ids)) if len(ids) == 1 else AMBIGUOUS)
+            for words, ids in entries.items()
+        }
+        self._longest = max((len(w) for w in self._names), default=0)
+
+    def template(self, text: str) -> Template:
+        raw = _TOKEN.findall(normalise(text))
+        words = [i for i, t in enumerate(raw) if t not in CLAUSE_END]
+        out: list[str] = []
+        done = 0  # raw tokens before this index are already in `out`
+        w = 0
+        while w < len(words):
+            for n in range(min(self._longest, len(words) - w), 0, -1):
+                key = tuple(raw[i] for i in words[w : w + n])
+                found = self._names.get(key)
+                if found:
+                    out.extend(raw[done : words[w]])
+                    out.append(found)  # a name spanning "S. Rao" becomes one marker
+                    done = words[w + n - 1] + 1
+                    w += n
+                    break
+            else:
+                w += 1
+        out.extend(raw[done:])
+        return Template(tuple(out))
+
+
+@lru_cache(maxsize=32)
+def _index(people: Names, services: Names) -> NameIndex:
+    return NameIndex(people, services)
+
+
+def name_index(org: Org) -> NameIndex:
+    """The (cached) index of `org`'s names."""
+    return _index(
+        tuple((p.id, p.names) for p in org.people),
+        tuple((s.id, s.names) for s in org.services),
+    )
+
+
+def template(text: str, org: Org) -> Template:
+    return name_index(org).template(text)

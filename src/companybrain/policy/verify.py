@@ -1,0 +1,217 @@
+"""The verifier: plain code, and the only way a proposed fact reaches the graph. A fact is
+kept only when every check passes; otherwise it becomes a Rejection naming the first check
+that refused it and why, for people. It never raises on what a proposer said."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal, Rejection, Verified
+from companybrain.model.records import Org, Record
+from companybrain.policy import segments, wording
+from companybrain.policy.mentions import PERSON, SERVICE, template
+from companybrain.policy.text import normalise, quote_in
+
+MAX_QUOTE_CHARS = 600  # a quote is a sentence, a row or a line, not a page
+
+# The checks, in the order they run.
+MALFORMED = "malformed"
+WRONG_RECORD = "wrong_record"
+UNKNOWN_ID = "unknown_id"
+QUOTE_TOO_LONG = "quote_too_long"
+QUOTE_NOT_IN_RECORD = "quote_not_in_record"
+OWNER_NOT_IN_QUOTE = "owner_not_in_quote"
+SERVICE_NOT_IN_QUOTE = "service_not_in_quote"
+PREVIOUS_OWNER = "previous_owner"
+NEGATED = "negated"
+NO_OWNERSHIP_STATEMENT = "no_ownership_statement"
+DUPLICATE = "duplicate"
+DECISION_NOT_FROM_ADR = "decision_not_from_adr"
+NOT_A_DECISION = "not_a_decision"
+
+
+class Refused(Exception):
+    """One check refused a fact (internal: always turned into a Rejection)."""
+
+    def __init__(self, check: str, reason: str) -> None:
+        super().__init__(reason)
+        self.check = check
+        self.reason = reason
+
+
+def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
+    kept: list[OwnershipFact] = []
+    decisions: list[DecisionFact] = []
+    rejected: list[Rejection] = []
+    for item in proposal.malformed:
+        rejected.append(_malformed(record.id, item))
+    seen: set[tuple[str, str]] = set()
+    for fact in proposal.ownership:
+        try:
+            check_ownership(fact, record, org)
+            key = (fact.service, fact.owner)
+            if key in seen:
+                raise Refused(DUPLICATE, "the same owner and service were already kept from it")
+            seen.add(key)
+            kept.append(fact)
+        except Refused as refusal:
+            rejected.append(Rejection(record.id, fact, refusal.check, refusal.reason))
+    for decision in proposal.decisions:
+        try:
+            decisions.append(check_decision(decision, record, already=bool(decisions)))
+        except Refused as refusal:
+            rejected.append(Rejection(record.id, decision, refusal.check, refusal.reason))
+    return Verified(record.id, tuple(kept), tuple(decisions), tuple(rejected))
+
+
+def check_ownership(fact: OwnershipFact, record: Record, org: Org) -> None:
+    """Raise Refused for the first check `fact` fails."""
+    _well_formed(fact, ("record", "service", "owner", "quote"))
+    if fact.record != record.id:
+        raise Refused(WRONG_RECORD, f"the fact names record {fact.record!r}, not {record.id!r}")
+    person, service = org.person(fact.owner), org.service(fact.service)
+    if person is None:
+        raise Refused(UNKNOWN_ID, f"{fact.owner!r} is not a person in the organisation")
+    if service is None:
+        raise Refused(UNKNOWN_ID, f"{fact.service!r} is not a service in the organisation")
+    _quote_in_record(fact.quote, record)
+    quote = template(fact.quote, org)
+    if person.id not in quote.ids(PERSON):
+        raise Refused(OWNER_NOT_IN_QUOTE, f"the quote does not name {person.name} ({person.id})")
+    row = _table_row(fact.quote, record)
+    field = segments.field_of(fact.quote)
+    field_role = wording.field_role(field[0]) if field else None
+    if service.id not in quote.ids(SERVICE) and not (
+        field_role and _record_is_about(record, service.id, org)
+    ):
+        raise Refused(
+            SERVICE_NOT_IN_QUOTE, f"the quote does not name {service.name} ({service.id})"
+        )
+    if row is not None:
+        _check_row(row, person.id, service.id, org)
+        return
+    if field_role == "previous":
+        raise Refused(PREVIOUS_OWNER, f"the quote lists {person.name} as a previous owner")
+    standing = wording.standing(quote, person.id)
+    if standing:
+        check, why = standing
+        raise Refused(check, f"the quote {why}: {person.name} is not the owner by it")
+    if field_role != "owner" and not _ownership_sentence(fact.quote, person.id, service.id, org):
+        raise Refused(
+            NO_OWNERSHIP_STATEMENT,
+            f"no sentence of the quote names {person.name} and {service.name} with ownership "
+            "wording (owns, owned by, owner, taken over, handed over to, point of contact)",
+        )
+
+
+def check_decision(fact: DecisionFact, record: Record, *, already: bool = False) -> DecisionFact:
+    """The decision to keep (titled as the record is), or raise Refused."""
+    _well_formed(fact, ("record", "title", "quote"))
+    if fact.record != record.id:
+        raise Refused(WRONG_RECORD, f"the fact names record {fact.record!r}, not {record.id!r}")
+    if record.kind != "adr":
+        raise Refused(
+            DECISION_NOT_FROM_ADR,
+            f"only an adr record can state a decision; {record.id} is a {record.kind} record",
+        )
+    _quote_in_record(fact.quote, record)
+    decision_section = segments.section_text(record.text, "decision")
+    in_section = decision_section is not None and quote_in(fact.quote, decision_section)
+    if not in_section and not wording.DECISION_WORDING.search(_folded(fact.quote)):
+        raise Refused(
+            NOT_A_DECISION,
+            "the quote is neither in the record's Decision section nor worded as a decision",
+        )
+    if already:
+        raise Refused(DUPLICATE, "a decision was already kept from this record")
+    return DecisionFact(record.id, record.title or fact.title, fact.quote)
+
+
+def _well_formed(fact: object, fields: Iterable[str]) -> None:
+    for name in fields:
+        value = getattr(fact, name, None)
+        if not isinstance(value, str):
+            raise Refused(MALFORMED, f"{name!r} must be a string, got {type(value).__name__}")
+        if not value.strip():
+            raise Refused(MALFORMED, f"{name!r} is empty")
+
+
+def _malformed(record_id: str, item: dict[str, object]) -> Rejection:
+    problem = item.get("problem") if isinstance(item, dict) else None
+    return Rejection(
+        record_id,
+        item if isinstance(item, dict) else {"item": repr(item)},
+        MALFORMED,
+        str(problem or "the proposer's output could not be read as a fact"),
+    )
+
+
+def _quote_in_record(quote: str, record: Record) -> None:
+    if len(quote) > MAX_QUOTE_CHARS:
+        raise Refused(
+            QUOTE_TOO_LONG,
+            f"the quote is {len(quote)} characters; a quote is one sentence, row or line "
+            f"(at most {MAX_QUOTE_CHARS})",
+        )
+    if not quote_in(quote, record.text):
+        raise Refused(QUOTE_NOT_IN_RECORD, f"the quote is not in {record.id}: {quote[:80]!r}")
+
+
+def _folded(text: str) -> str:
+    return " ".join(normalise(text).replace("'", " ").split())
+
+
+def _record_is_about(record: Record, service: str, org: Org) -> bool:
+    """For an `Owner: X` line: is the record about this service and no other?"""
+    about = [s for s in record.about if org.service(s) is not None]
+    if about:
+        return about == [service]
+    return template(record.title or "", org).ids(SERVICE) == [service]
+
+
+def _ownership_sentence(quote: str, person: str, service: str, org: Org) -> bool:
+    """Some sentence of the quote names both and uses ownership wording."""
+    for sentence in segments.sentences(quote):
+        t = template(sentence, org)
+        if (
+            person in t.ids(PERSON)
+            and service in t.ids(SERVICE)
+            and wording.states_ownership(t.text)
+        ):
+            return True
+    return False
+
+
+def _table_row(quote: str, record: Record) -> tuple[segments.Table, tuple[str, ...]] | None:
+    """The table row of `record` the quote is taken from, if it is one."""
+    if "|" not in quote:
+        return None
+    wanted = normalise(quote).strip("| ")
+    for table in segments.tables(record.text):
+        for line, cells in table.rows:
+            if wanted and wanted in normalise(line):
+                return table, cells
+    return None
+
+
+def _check_row(
+    row: tuple[segments.Table, tuple[str, ...]], person: str, service: str, org: Org
+) -> None:
+    table, cells = row
+    roles = [wording.column_role(h) for h in table.header]
+
+    def columns(kind: str, entity: str) -> set[str | None]:
+        found: set[str | None] = set()
+        for i, cell in enumerate(cells):
+            if entity in template(cell, org).ids(kind):
+                found.add(roles[i] if i < len(roles) else None)
+        return found
+
+    person_in, service_in = columns(PERSON, person), columns(SERVICE, service)
+    if "owner" not in person_in:
+        if "previous" in person_in:
+            raise Refused(PREVIOUS_OWNER, "the row lists them in a previous-owner column")
+        raise Refused(NO_OWNERSHIP_STATEMENT, "the row does not list them in an owner column")
+    has_service_column = "service" in roles
+    if (has_service_column and "service" not in service_in) or not service_in:
+        raise Refused(NO_OWNERSHIP_STATEMENT, "the row does not list the service as its subject")

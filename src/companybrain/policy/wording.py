@@ -1,0 +1,126 @@
+"""How people write ownership and decisions, in one place for the proposer and the verifier:
+which words state ownership, which make a named person a previous owner or deny it, and which
+table columns and field names hold an owner. Matching runs over mention templates
+(policy/mentions.py): folded words with `<p:ID>`/`<s:ID>` markers."""
+
+from __future__ import annotations
+
+import re
+
+from companybrain.policy.mentions import PERSON, Template, marker
+
+# Words that state ownership, or a change of it, somewhere in a sentence.
+_CUE = re.compile(
+    r"\b(?:own|owns|owned|owning|owner|owners|ownership|co owns?|co owners?"
+    r"|(?:take|takes|took|taken|taking) over|hand(?:s|ed|ing)?\b.*\bover|handover"
+    r"|hand(?:s|ed|ing)? (?:\S+ ){1,4}?to|transfer|transfers|transferred|transferring"
+    r"|point of contact|review contact|contact for|poc"
+    r"|(?:moves|moved|passes|passed|goes|went) (?:over )?to)\b"
+)
+# In a clause, these make a named person a previous owner ("used to own", "previously").
+_PAST = re.compile(
+    r"\b(?:used to|previously|formerly|former|no longer|not any ?more|anymore|ex|old owner"
+    r"|previous owner|prior owner|outgoing|was owned|were owned|was the owner|was its owner"
+    r"|had owned|once owned|originally|handed over from|in the past)\b"
+)
+# In a clause, these deny it ("does not own", "isn't the owner", "never").
+_NEGATION = re.compile(
+    r"\b(?:not|never|nobody|no one|doesn t|don t|didn t|isn t|wasn t|aren t|won t|cannot)\b"
+)
+# After a person, these make them the giver of a transfer, not its receiver.
+_GIVES = re.compile(
+    r"\b(?:hand|hands|handed|handing|transfer|transfers|transferred|passes"
+    r"|passing|passed|gives|giving|gave|reassigns|reassigned)\b"
+)
+# Straight after a person, a simple past "owned" is history ("Greta owned the event bus").
+_OWNED_THEN = re.compile(r"^(?:(?:also|once|originally|briefly) )?owned\b")
+_SPLIT_WORDS = {"and", "but", "while", "whereas", "although", "though", "so", "then", "until"}
+_RELATIVE = {"who", "whom", "which"}
+_APPOSITIVE = {"the", "a", "an", "our", "their", "its", "his", "her"}
+
+DECISION_WORDING = re.compile(
+    r"\b(?:we will|we ll|we shall|we are going to|we decided|we ve decided|we have decided"
+    r"|let s decide|let us decide|decided to|the decision is|decision|we adopt|we chose"
+    r"|we choose)\b"
+)
+
+
+def states_ownership(text: str) -> bool:
+    """Does this (folded) text use ownership wording?"""
+    return bool(_CUE.search(text))
+
+
+def column_role(header: str) -> str | None:
+    """'service', 'owner' or 'previous' for a table header cell (lower case), else None."""
+    h = " ".join(re.sub(r"[^\w ]", " ", header).split())
+    if re.search(r"\b(?:previous|former|old|outgoing|prior|ex)\b", h) and "owner" in h:
+        return "previous"
+    if re.search(r"\b(?:backup|deputy|secondary|alternate)\b", h):
+        return None
+    if re.search(r"\b(?:owner|owners|owned by|point of contact|review contact|poc)\b", h):
+        return "owner"
+    if re.search(r"\b(?:service|system|component)\b", h):
+        return "service"
+    return None
+
+
+def field_role(key: str) -> str | None:
+    """'owner' or 'previous' for the key of a `Key: value` line, else None."""
+    return column_role(key) if column_role(key) in {"owner", "previous"} else None
+
+
+def standing(quote: Template, owner: str) -> tuple[str, str] | None:
+    """Does the quote make `owner` a previous owner, or deny that they own it? Returns
+    (check, why) or None. A person named several times stands if any mention stands."""
+    me = marker(PERSON, owner)
+    verdicts: list[tuple[str, str] | None] = []
+    for clause in _clauses(quote):
+        for at, token in enumerate(clause):
+            if token == me:
+                verdicts.append(_mention(clause, at))
+    if not verdicts or any(v is None for v in verdicts):
+        return None
+    return next(v for v in verdicts if v is not None)
+
+
+def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
+    """What the words around one mention say about that person: from the previous person
+    named in the clause up to the next one, so that one person's "no longer" is not
+    read as another's."""
+    prev = max((i for i in range(at) if clause[i].startswith("<p:")), default=-1)
+    nxt = next((i for i in range(at + 1, len(clause)) if clause[i].startswith("<p:")), None)
+    near = " ".join(clause[prev + 1 : at])
+    after = " ".join(clause[at + 1 : nxt])
+    if re.search(r"\bfrom(?: the)?(?: previous| old| former)?(?: owner)?$", near):
+        return "previous_owner", "names them as the one ownership moves away from"
+    scope = f"{near} {after}"
+    if m := _NEGATION.search(scope):
+        return "negated", f"says they do not own it ({m.group()!r})"
+    if m := _PAST.search(scope) or _OWNED_THEN.search(after):
+        return "previous_owner", f"names them as a previous owner ({m.group()!r})"
+    if nxt is not None and _GIVES.search(after) and re.search(r"\bto$", after):
+        return "previous_owner", "names them as the one handing it over to someone else"
+    return None
+
+
+def _clauses(quote: Template) -> list[list[str]]:
+    """Clauses split at punctuation and at joining words; a relative clause or an appositive
+    ("Aria, who used to own it", "Aria, the former owner") stays with the person it
+    describes."""
+    out: list[list[str]] = []
+    for part in quote.clauses():
+        if out and (
+            part[0] in _RELATIVE or (part[0] in _APPOSITIVE and out[-1][-1].startswith("<p:"))
+        ):
+            out[-1] = out[-1] + part
+            continue
+        current: list[str] = []
+        for token in part:
+            if token in _SPLIT_WORDS and current:
+                out.append(current)
+                current = []
+            else:
+                current.append(token)
+        if current:
+            out.append(current)
+    return out

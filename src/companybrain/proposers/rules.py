@@ -1,0 +1,176 @@
+"""The offline proposer: deterministic wording rules over mention templates. It proposes
+liberally (a transfer's old owner, "used to own", decisions taken in chat): the verifier
+decides, and every refusal is kept for audit."""
+
+from __future__ import annotations
+
+import re
+
+from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal
+from companybrain.model.records import Org, Record
+from companybrain.policy import segments, wording
+from companybrain.policy.mentions import MARKER, PERSON, SERVICE, Template, template
+
+NAME = "rules"
+
+_ID = r"[a-z0-9._-]+"
+_P = rf"<p:(?P<p>{_ID})>"
+_SL = rf"(?P<slist><s:{_ID}>(?: (?:and |or |as well as )?(?:the )?<s:{_ID}>)*)"
+_FROM = r"(?: from (?P<oldspan>(?:\S+ ){0,5}?\S+))?"
+_ADV = (
+    r"(?:(?:now|still|also|currently|officially|formally|jointly|effectively|already|just"
+    r"|fully) )*"
+)
+_ART = r"(?:(?:the|our|its|their) )?"
+_AUX = (
+    r"(?:(?:is|are|has|have|been|will|shall|be|remains|remain|being|now|still|currently"
+    r"|officially|jointly|also|effectively|already) )*"
+)
+_ROLE = (
+    r"(?:(?:new|current|sole|primary|main) )?(?:owner|owners|point of contact|review contact"
+    r"|contact person|poc)"
+)
+_IS = r"(?:is|are|will be|is now|becomes|has become|remains|stays)"
+_TAKE_OVER = r"(?:takes|take|took|has taken|have taken|is taking|will take) over"
+_MOVES = (
+    r"(?:transfers|transferred|will transfer|moves|moved|will move|is moving|passes|passed"
+    r"|will pass|goes|went|will go|handed|is handed|was handed)"
+)
+_GIVE = (
+    r"(?:transfer|transfers|transferred|transferring|hand|hands|handed|handing|pass|passes"
+    r"|passed|passing|give|gives|gave|giving|reassign|reassigns|reassigned|reassigning)"
+)
+
+# Each names the current owner (group p) of the services in group slist.
+_CURRENT = [
+    # "Kenji owns reco-engine", "Linnea Berg has taken over the Identity Service"
+    rf"{_P} {_ADV}(?:(?:will|shall) {_ADV})?(?:owns|own|has owned|have owned|{_TAKE_OVER}"
+    rf"(?: as {_ART}{_ROLE} (?:of|for))?) {_ART}{_SL}",
+    # "Zofia is the point of contact for risk scoring", "Kofi as owner of the gateway"
+    rf"{_P} (?:{_ADV}{_IS} {_ADV}|as ){_ART}{_ROLE} (?:of|for) {_ART}{_SL}",
+    # "BILLING-GW is owned by aria", "has been owned by Elif since March", "taken over by"
+    rf"{_SL} {_AUX}(?:owned|taken over) by {_ADV}{_P}",
+    # "The point of contact for risk scoring is Zofia Kowalska"
+    rf"{_ART}{_ROLE} (?:of|for) {_ART}{_SL} {_IS} {_ADV}{_P}",
+    # "the billing gateway's owner is Kofi"
+    rf"{_SL} (?:s )?{_ROLE} {_IS} {_ADV}{_P}",
+    # "ownership of the audit log pipeline transfers from Viktor Sokolov to Amara Nwosu"
+    rf"(?:{_ART}ownership of )?{_ART}{_SL} (?:ownership )?{_AUX}{_MOVES}(?: over)?{_FROM} to {_P}",
+    # "transfers Y from A to B", "I'm handing the build farm over to Tomas"
+    rf"{_GIVE} (?:over )?(?:ownership of )?{_ART}{_SL}(?: ownership)?(?: over)?{_FROM} to {_P}",
+    rf"handover of {_ART}{_SL}{_FROM} to {_P}",
+]
+# Each names someone who no longer owns (group p): proposed so that the verifier's refusal
+# is on record ("used to own", "previously owned by", "no longer owns").
+_FORMER = [
+    rf"{_P} {_ADV}(?:used to own|no longer owns?|previously owned|formerly owned|once owned"
+    rf"|originally owned|owned) {_ART}{_SL}",
+    rf"{_SL} (?:was|were|had been|is no longer|are no longer|used to be)"
+    rf" (?:previously |formerly |originally |once )?owned by {_P}",
+    rf"{_P} (?:is|was) {_ART}(?:previous|former|old|outgoing|prior) owner of {_ART}{_SL}",
+]
+_CHAT_DECISION = re.compile(
+    r"\b(?:let s decide|let us decide|we decided|we ve decided|we have decided|decided to)\b"
+)
+
+
+def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
+    return [re.compile(rf"(?<!\S){p}(?!\S)") for p in patterns]
+
+
+CURRENT = _compile(_CURRENT)
+FORMER = _compile(_FORMER)
+
+
+def propose(record: Record, org: Org) -> Proposal:
+    found: dict[tuple[str, str], OwnershipFact] = {}
+
+    def add(service: str, owner: str, quote: str) -> None:
+        found.setdefault((service, owner), OwnershipFact(record.id, service, owner, quote))
+
+    for unit in segments.units(record.text):
+        if unit.kind == segments.ROW and unit.table is not None:
+            for service, owner in _from_row(unit, org):
+                add(service, owner, unit.text)
+        elif unit.kind == segments.FIELD:
+            for service, owner in _from_field(unit.text, record, org):
+                add(service, owner, unit.text)
+        elif unit.kind == segments.SENTENCE:
+            for service, owner in sentence_owners(template(unit.text, org)):
+                add(service, owner, unit.text)
+    return Proposal(record.id, tuple(found.values()), _decisions(record), NAME)
+
+
+def sentence_owners(t: Template) -> list[tuple[str, str]]:
+    """(service, person) pairs a sentence states, current and former owners alike."""
+    text = t.text
+    pairs: list[tuple[str, str]] = []
+    for pattern in (*CURRENT, *FORMER):
+        for m in pattern.finditer(text):
+            services = [s for k, s in MARKER.findall(m.group("slist")) if k == SERVICE]
+            owners = [m.group("p")]
+            old = m.groupdict().get("oldspan")
+            owners += [p for k, p in MARKER.findall(old or "") if k == PERSON]
+            pairs += [(s, p) for s in services for p in owners]
+    return list(dict.fromkeys(pairs))
+
+
+def _from_row(unit: segments.Unit, org: Org) -> list[tuple[str, str]]:
+    assert unit.table is not None
+    roles = [wording.column_role(h) for h in unit.table.header]
+    service_cols = [i for i, r in enumerate(roles) if r == "service"] or [0]
+    owner_cols = [i for i, r in enumerate(roles) if r == "owner"]
+    cells = unit.cells
+    services = [
+        s for i in service_cols if i < len(cells) for s in template(cells[i], org).ids(SERVICE)
+    ]
+    owners = [p for i in owner_cols if i < len(cells) for p in template(cells[i], org).ids(PERSON)]
+    return [(s, p) for s in services for p in owners]
+
+
+def _from_field(line: str, record: Record, org: Org) -> list[tuple[str, str]]:
+    """`Owner: Darius Karimi (Ledger Service)`: the service named on the line, else the one
+    service the record is about (front matter `about`, else its title)."""
+    field = segments.field_of(line)
+    if field is None or wording.field_role(field[0]) != "owner":
+        return []
+    owners = template(field[1], org).ids(PERSON)[:1]
+    services = template(line, org).ids(SERVICE)
+    if not services:
+        services = [s for s in record.about if org.service(s) is not None]
+    if not services:
+        services = template(record.title or "", org).ids(SERVICE)
+    if len(services) != 1:
+        return []
+    return [(services[0], p) for p in owners]
+
+
+def _decisions(record: Record) -> tuple[DecisionFact, ...]:
+    title = record.title or record.id
+    if record.kind == "adr":
+        quote = _adr_decision(record.text)
+        return (DecisionFact(record.id, title, quote),) if quote else ()
+    for unit in segments.units(record.text):  # chat and the like: proposed, then refused
+        folded = " ".join(unit.text.lower().replace("'", " ").split())
+        if unit.kind == segments.SENTENCE and _CHAT_DECISION.search(folded):
+            return (DecisionFact(record.id, title, unit.text),)
+    return ()
+
+
+def _adr_decision(text: str) -> str | None:
+    """The first sentence of the Decision section; else a `Decision:` line; else the first
+    sentence worded as a decision ("We will ...")."""
+    section = segments.section_text(text, "decision")
+    if section:
+        first = next((u for u in segments.units(section) if u.kind == segments.SENTENCE), None)
+        if first:
+            return first.text
+    for line in text.splitlines():
+        field = segments.field_of(line)
+        if field and field[0] == "decision":
+            return segments.collapse(line)
+    for unit in segments.units(text):
+        folded = " ".join(unit.text.lower().replace("'", " ").split())
+        if unit.kind == segments.SENTENCE and wording.DECISION_WORDING.search(folded):
+            return unit.text
+    return None

@@ -1,0 +1,333 @@
+"""The verifier, check by check: each refusal names its check and gives a reason; what passes
+every check is kept; nothing a proposer says makes it raise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal
+from companybrain.policy.verify import verify
+from tests.support.extraction import org, record
+
+ORG = org()
+CC = record(
+    "CC-1031",
+    "## Change\n\nEffective 14 October, ownership of the billing gateway transfers from "
+    "Aria Novak to Ben Okafor.\n\nAria moves to the ledger work. The search index is not "
+    "affected; Dev reviewed this change.\n",
+    "change_control",
+)
+CHAT = record("msg-9", "Omar: \u201cAria still owns billing\u2011gateway, ping her.\u201d")
+
+
+def own(service: Any, owner: Any, quote: Any, rec: str = "CC-1031") -> OwnershipFact:
+    return OwnershipFact(rec, service, owner, quote)
+
+
+def one(fact: OwnershipFact | DecisionFact, rec: Any = CC) -> tuple[str, str] | None:
+    """(check, reason) of the single rejection, or None when the fact is kept."""
+    proposal = (
+        Proposal(rec.id, ownership=(fact,))
+        if isinstance(fact, OwnershipFact)
+        else Proposal(rec.id, decisions=(fact,))
+    )
+    verified = verify(proposal, rec, ORG)
+    if verified.rejected:
+        assert len(verified.rejected) == 1 and not verified.ownership and not verified.decisions
+        rejection = verified.rejected[0]
+        assert rejection.record == rec.id and rejection.fact == fact and rejection.reason
+        return rejection.check, rejection.reason
+    assert len(verified.ownership) + len(verified.decisions) == 1
+    return None
+
+
+def test_the_new_owner_of_a_transfer_is_kept() -> None:
+    assert (
+        one(
+            own("billing-gateway", "ben", "billing gateway transfers from Aria Novak to Ben Okafor")
+        )
+        is None
+    )
+
+
+def test_quotes_match_after_folding_case_space_curly_quotes_and_dashes() -> None:
+    fact = own("billing-gateway", "aria", '"aria STILL owns billing-gateway,  ping her."', "msg-9")
+    assert one(fact, CHAT) is None
+
+
+@pytest.mark.parametrize(
+    ("fact", "check", "words"),
+    [
+        (
+            own("billing-gateway", "ben", "Ben Okafor owns the billing gateway"),
+            "quote_not_in_record",
+            "not in CC-1031",
+        ),
+        (
+            own(
+                "billing-gateway",
+                "mallory",
+                "billing gateway transfers from Aria Novak to Ben Okafor",
+            ),
+            "unknown_id",
+            "'mallory' is not a person",
+        ),
+        (
+            own("every-service", "ben", "billing gateway transfers from Aria Novak to Ben Okafor"),
+            "unknown_id",
+            "not a service",
+        ),
+        (own("billing-gateway", "ben", "x" * 700), "quote_too_long", "700 characters"),
+        (
+            own(
+                "billing-gateway", "cora", "billing gateway transfers from Aria Novak to Ben Okafor"
+            ),
+            "owner_not_in_quote",
+            "Cora Lind",
+        ),
+        (
+            own("search-index", "ben", "billing gateway transfers from Aria Novak to Ben Okafor"),
+            "service_not_in_quote",
+            "Search Index",
+        ),
+        (
+            own(
+                "billing-gateway", "aria", "billing gateway transfers from Aria Novak to Ben Okafor"
+            ),
+            "previous_owner",
+            "moves away from",
+        ),
+        (
+            own(
+                "search-index", "dev", "The search index is not affected; Dev reviewed this change."
+            ),
+            "no_ownership_statement",
+            "ownership wording",
+        ),
+        (
+            OwnershipFact("CC-9999", "billing-gateway", "ben", "billing gateway"),
+            "wrong_record",
+            "CC-9999",
+        ),
+        (
+            own("billing-gateway", 42, "billing gateway transfers from Aria Novak to Ben Okafor"),
+            "malformed",
+            "'owner' must be a string",
+        ),
+        (own("billing-gateway", "ben", "   "), "malformed", "'quote' is empty"),
+    ],
+)
+def test_each_ownership_check_refuses_with_a_reason(
+    fact: OwnershipFact, check: str, words: str
+) -> None:
+    result = one(fact)
+    assert result is not None and result[0] == check and words in result[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "quote", "owner", "check"),
+    [
+        (
+            "Aria used to own the billing gateway.",
+            "Aria used to own the billing gateway",
+            "aria",
+            "previous_owner",
+        ),
+        (
+            "The billing gateway was previously owned by Aria.",
+            "The billing gateway was previously owned by Aria",
+            "aria",
+            "previous_owner",
+        ),
+        (
+            "Greta said Aria no longer owns billing-gw.",
+            "Aria no longer owns billing-gw",
+            "aria",
+            "previous_owner",
+        ),
+        (
+            "Aria, the former owner of the billing gateway, left.",
+            "Aria, the former owner of the billing gateway",
+            "aria",
+            "previous_owner",
+        ),
+        (
+            "The billing gateway was handed over from Aria to Ben.",
+            "The billing gateway was handed over from Aria to Ben",
+            "aria",
+            "previous_owner",
+        ),
+        (
+            "Aria is handing the billing gateway over to Ben.",
+            "Aria is handing the billing gateway over to Ben",
+            "aria",
+            "previous_owner",
+        ),
+        (
+            "Aria is handing the billing gateway over to Ben.",
+            "Aria is handing the billing gateway over to Ben",
+            "ben",
+            None,
+        ),
+        (
+            "The billing gateway was owned by Aria and is now owned by Ben.",
+            "The billing gateway was owned by Aria and",
+            "aria",
+            "previous_owner",
+        ),
+        (
+            "The billing gateway was owned by Aria and is now owned by Ben.",
+            "The billing gateway was owned by Aria and is now owned by Ben",
+            "ben",
+            None,
+        ),
+        (
+            "Aria doesn't own the billing gateway, Ben does.",
+            "Aria doesn't own the billing gateway",
+            "aria",
+            "negated",
+        ),
+        (
+            "Aria owned the billing gateway for years.",
+            "Aria owned the billing gateway",
+            "aria",
+            "previous_owner",
+        ),
+        (
+            "| Service | Previous owner | Owner |\n|---|---|---|\n| Billing Gateway | Aria | Ben |",
+            "| Billing Gateway | Aria | Ben |",
+            "aria",
+            "previous_owner",
+        ),
+        (
+            "| Service | Previous owner | Owner |\n|---|---|---|\n| Billing Gateway | Aria | Ben |",
+            "| Billing Gateway | Aria | Ben |",
+            "ben",
+            None,
+        ),
+        (
+            "| Service | Reviewer |\n|---|---|\n| Billing Gateway | Aria |",
+            "| Billing Gateway | Aria |",
+            "aria",
+            "no_ownership_statement",
+        ),
+        (
+            "Previous owner: Aria Novak (billing gateway)",
+            "Previous owner: Aria Novak (billing gateway)",
+            "aria",
+            "previous_owner",
+        ),
+        (
+            "Owner: Aria Novak (billing gateway)",
+            "Owner: Aria Novak (billing gateway)",
+            "aria",
+            None,
+        ),
+        (
+            "Aria led the billing gateway drill; Ben owns the ledger service.",
+            "Aria led the billing gateway drill; Ben owns the ledger service.",
+            "aria",
+            "no_ownership_statement",
+        ),
+    ],
+)
+def test_previous_denied_and_unstated_owners_are_refused(
+    text: str, quote: str, owner: str, check: str | None
+) -> None:
+    rec = record("r1", text, "change_control")
+    result = one(OwnershipFact("r1", "billing-gateway", owner, quote), rec)
+    assert (result[0] if result else None) == check
+
+
+def test_an_owner_line_takes_its_service_from_the_record_it_is_about() -> None:
+    runbook = record("rb-1", "# Runbook\n\nOwner: Dev Patel\n", "runbook", about=("search-index",))
+    assert one(OwnershipFact("rb-1", "search-index", "dev", "Owner: Dev Patel"), runbook) is None
+    result = one(OwnershipFact("rb-1", "billing-gateway", "dev", "Owner: Dev Patel"), runbook)
+    assert result is not None and result[0] == "service_not_in_quote"
+    # A sentence (not an owner line) must name the service itself.
+    wiki = record("w-1", "Dev Patel is great.", "wiki", about=("search-index",))
+    result = one(OwnershipFact("w-1", "search-index", "dev", "Dev Patel is great."), wiki)
+    assert result is not None and result[0] == "service_not_in_quote"
+
+
+def test_the_same_fact_twice_is_kept_once() -> None:
+    rec = record("r2", "Ben owns the billing gateway. Yes, Ben owns billing-gw.")
+    proposal = Proposal(
+        "r2",
+        ownership=(
+            OwnershipFact("r2", "billing-gateway", "ben", "Ben owns the billing gateway"),
+            OwnershipFact("r2", "billing-gateway", "ben", "Ben owns billing-gw"),
+        ),
+    )
+    verified = verify(proposal, rec, ORG)
+    assert len(verified.ownership) == 1
+    assert [r.check for r in verified.rejected] == ["duplicate"]
+
+
+ADR = record(
+    "ADR-12",
+    "## Context\n\nKafka lost events.\n\n## Decision\n\nUse a transactional outbox.\n",
+    "adr",
+    title="Publish through an outbox",
+)
+
+
+def test_a_decision_from_an_adr_is_kept_with_the_record_title() -> None:
+    proposal = Proposal(
+        "ADR-12", decisions=(DecisionFact("ADR-12", "Outbox!", "use a transactional outbox"),)
+    )
+    verified = verify(proposal, ADR, ORG)
+    assert [(d.title, d.quote) for d in verified.decisions] == [
+        ("Publish through an outbox", "use a transactional outbox")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("rec", "fact", "check"),
+    [
+        (CHAT, DecisionFact("msg-9", "t", "Aria still owns"), "decision_not_from_adr"),
+        (ADR, DecisionFact("ADR-12", "t", "Kafka lost events."), "not_a_decision"),
+        (ADR, DecisionFact("ADR-12", "t", "We will use Kafka."), "quote_not_in_record"),
+        (ADR, DecisionFact("ADR-12", None, "Use a transactional outbox."), "malformed"),  # type: ignore[arg-type]
+    ],
+)
+def test_each_decision_check_refuses_with_a_reason(
+    rec: Any, fact: DecisionFact, check: str
+) -> None:
+    result = one(fact, rec)
+    assert result is not None and result[0] == check
+
+
+def test_malformed_model_output_becomes_rejections_never_an_exception() -> None:
+    proposal = Proposal(
+        "CC-1031",
+        ownership=(
+            own(
+                ["billing-gateway"],
+                "ben",
+                "billing gateway transfers from Aria Novak to Ben Okafor",
+            ),
+        ),
+        malformed=(
+            {
+                "kind": "reply",
+                "item": "{not json",
+                "problem": "the tool arguments are not valid JSON",
+            },
+            {
+                "kind": "ownership",
+                "item": {"owner": "ben"},
+                "problem": "ownership item has no 'service'",
+            },
+        ),
+        proposer="model",
+    )
+    verified = verify(proposal, CC, ORG)
+    assert verified.ownership == ()
+    assert [(r.check, r.reason) for r in verified.rejected] == [
+        ("malformed", "the tool arguments are not valid JSON"),
+        ("malformed", "ownership item has no 'service'"),
+        ("malformed", "'service' must be a string, got list"),
+    ]
