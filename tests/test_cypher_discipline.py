@@ -70,9 +70,11 @@ def formatted_queries(source: str, filename: str = "<src>") -> list[str]:
             sides = (node.left, node.right)
             if any(CYPHER.search(_literal_text(s)) for s in sides):
                 for side in sides:
+                    fragment = isinstance(side, ast.Name) and side.id in constants
                     if (
                         not _literal_text(side)
                         and not _is_allowed(side)
+                        and not fragment
                         and not isinstance(side, ast.BinOp)
                     ):
                         problems.append(f"{where}: concatenates {ast.unparse(side)} into a query")
