@@ -1,0 +1,1 @@
+"""Asking the brain: question tools, the router, the agent loop."""

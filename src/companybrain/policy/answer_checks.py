@@ -1,0 +1,444 @@
+"""Checks on a model's final answer, in plain code. The model wrote the prose; these decide
+whether the user may see it:
+
+- every `[id]` it cites must be something a tool returned in this run;
+- every figure must appear in the evidence of the item it cites: the citation next to it
+  in the same sentence (the nearest one after it, else the nearest one before), so a "0/20"
+  beside the wrong citation fails;
+- "I don't know" counts as an abstention only if nothing else in the answer asserts
+  otherwise (a citation, a figure, a name from the evidence, or a claim such as "X owns").
+  Not every negation is an abstention ("Ben does not own it" is a claim), and a sentence
+  opening with "Not surprisingly" is a claim like any other;
+- anything else must cite at least one item: cite or abstain.
+
+Pure: the caller passes what the tools returned (see `evidence_from_answers`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companybrain.model.answer import Answer
+from companybrain.policy.text import names_in, normalise
+
+# -- evidence ----------------------------------------------------------------------------
+
+
+@dataclass
+class EvidenceItem:
+    """Everything the tools said about one id in this run: quotes, titles, dates, fields."""
+
+    id: str
+    texts: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.texts)
+
+    def add(self, *texts: Any) -> None:
+        for t in texts:
+            if t is not None and str(t) and str(t) not in self.texts:
+                self.texts.append(str(t))
+
+
+Evidence = dict[str, EvidenceItem]
+
+# Result keys whose string values are ids of things the graph returned.
+_ID_KEYS = {"id", "record", "decision", "commit", "file", "author", "blob"}
+_ID_LIST_KEYS = {"chain", "motivated_by"}
+
+
+def evidence_from_answers(answers: Iterable[Answer]) -> Evidence:
+    """Index what tools returned by id: citations and outranked claims with their quotes,
+    the subject, and every item of a result that carries an id."""
+    ev: Evidence = {}
+
+    def item(ident: Any) -> EvidenceItem | None:
+        if not isinstance(ident, str) or not ident.strip():
+            return None
+        return ev.setdefault(ident, EvidenceItem(ident))
+
+    for answer in answers:
+        for c in answer.citations:
+            it = item(c.record)
+            if it:
+                it.add(c.quote, c.at, c.effective_at, c.kind)
+                if c.authority is not None:
+                    it.add(f"authority {c.authority}")
+                if c.lines:
+                    it.add(f"lines {c.lines[0]}-{c.lines[1]}")
+        for o in answer.outranked:
+            it = item(o.record)
+            if it:
+                it.add(o.quote, o.kind, o.owner, o.why)
+                if o.authority is not None:
+                    it.add(f"authority {o.authority}")
+        subject = answer.subject or {}
+        top = item(subject.get("id"))
+        if top:
+            top.add(subject.get("name"), subject.get("type"))
+            if subject.get("name"):
+                top.names.append(str(subject["name"]))
+        if answer.status == "answered" and answer.result:
+            if top:
+                top.add(_scalars(answer.result, shallow=True))
+            _walk(answer.result, item)
+    return ev
+
+
+def _walk(value: Any, item: Any) -> None:
+    """Every dict that names an id becomes evidence for that id (its own scalar fields)."""
+    if isinstance(value, dict):
+        own = _scalars(value)
+        # A dict is evidence for its own id; the other ids it names (an experiment's
+        # decision, a commit's author) only count as returned, so that a figure of one
+        # item never becomes evidence of another. A dict without an id of its own (the
+        # result of `origin` or `told`) is evidence for every id it names.
+        owner_keys = {"id"} if "id" in value else ({"record"} if "record" in value else _ID_KEYS)
+        for key, v in value.items():
+            if key in _ID_KEYS and isinstance(v, str):
+                it = item(v)
+                if it and key in owner_keys:
+                    it.add(own)
+                    name = value.get("name")
+                    if key == "id" and isinstance(name, str) and name not in it.names:
+                        it.names.append(name)
+            elif key in _ID_LIST_KEYS and isinstance(v, list):
+                for x in v:
+                    if isinstance(x, str):
+                        item(x)
+            _walk(v, item)
+    elif isinstance(value, list):
+        for v in value:
+            _walk(v, item)
+
+
+def _scalars(value: Mapping[str, Any], shallow: bool = False) -> str:
+    """The plain values of a dict as one line of text (nested dicts too unless shallow)."""
+    parts: list[str] = []
+    for key, v in value.items():
+        if isinstance(v, str | int | float) and not isinstance(v, bool):
+            parts.append(f"{key} {v}")
+        elif not shallow and isinstance(v, dict | list):
+            parts.append(json.dumps(v, ensure_ascii=False, default=str))
+    return "; ".join(parts)
+
+
+# -- reading the answer --------------------------------------------------------------------
+
+_BRACKET = re.compile(r"\[([^\[\]\n]{1,300})\](?!\()")
+_LIST_MARK = re.compile(r"(?m)^\s*(?:\d{1,2}[.)]|[-*•])\s+")
+# A figure: 16, 0/20, 1,900, 2.6, 40%, 2.6x, 2026-10-14, 11:00. Not inside words (v2, 7b).
+_FIGURE = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:[./:-]\d+)*(?:%|x|×)?(?![\w])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_CLAUSE_SPLIT = re.compile(r"[;:—–]|\s-\s|,?\s+\b(?:but|however|although|though|yet)\b", re.I)
+
+# Phrases that abstain. Deliberately narrow: a bare "not" or "no" is not one.
+_ABSTAIN = re.compile(
+    r"\b(?:i|we)\s+(?:do\s*n[o']t|don'?t|did\s*n[o']t|didn'?t)\s+know\b"
+    r"|\b(?:i|we)\s+(?:could\s*n[o']t|couldn'?t|can\s*n[o']t|can'?t|cannot|was\s+unable\s+to"
+    r"|am\s+unable\s+to)\s+(?:find|tell|determine|say|answer|confirm)\b"
+    r"|\bnot\s+recorded\b|\bno\s+record\b|\bnothing\s+(?:in\s+the\s+records?|recorded)\b"
+    r"|\bthe\s+(?:records?|evidence|graph|tools?)\s+(?:do(?:es)?\s*n[o']t|don'?t|doesn'?t)"
+    r"\s+(?:say|show|record|mention|cover)\b"
+    r"|\bno\s+(?:tool|record|source|evidence)\s+(?:\w+\s+){0,3}(?:says|shows|names|covers|records)\b",
+    re.I,
+)
+# Claims that assert something an abstention must not: ownership, decisions, causes.
+_CLAIM = re.compile(
+    r"\b(?:owns|owned|owner|owners|ownership|responsible|maintains|leads|runs|decided|decision"
+    r"|chose|chosen|because|due\s+to|caused|replaced|supersedes|superseded|disproven|failed"
+    r"|measured|approved|knows)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Cite:
+    start: int
+    end: int
+    raw: str
+    ids: tuple[str, ...]  # empty when it resolves to nothing a tool returned
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    passed: bool
+    abstained: bool
+    citations_checked: int
+    figures_matched: int
+    cited: tuple[str, ...]
+    failures: tuple[str, ...]
+
+    def summary(self) -> str:
+        c, f = self.citations_checked, self.figures_matched
+        line = (
+            f"{c} citation{'s' if c != 1 else ''} checked · "
+            f"{f} figure{'s' if f != 1 else ''} matched to evidence"
+        )
+        if self.abstained:
+            line += " · abstained"
+        if self.failures:
+            line += f" · {len(self.failures)} failed"
+        return line
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "abstained": self.abstained,
+            "citations_checked": self.citations_checked,
+            "figures_matched": self.figures_matched,
+            "cited": list(self.cited),
+            "failures": list(self.failures),
+            "summary": self.summary(),
+        }
+
+
+def check_answer(text: str, evidence: Evidence) -> CheckReport:
+    """Check a model's final answer against what the tools returned in this run."""
+    failures: list[str] = []
+    cites = _citations(text, evidence)
+    for c in cites:
+        if not c.ids:
+            failures.append(f"cites [{c.raw}], which no tool returned in this run")
+    masked = _mask(text, cites, evidence)
+
+    figures_matched = 0
+    sentences = _sentences(text, cites)
+    for m in _FIGURE.finditer(masked):
+        figure = m.group(0)
+        sentence = next(((a, b) for a, b in sentences if a <= m.start() < b), (0, len(text)))
+        cite = _nearest(cites, m.start(), m.end(), sentence)
+        if cite is None:
+            failures.append(f'the figure "{figure}" is not next to any citation')
+        elif not cite.ids:
+            continue  # already failed as an unknown citation
+        elif any(_figure_in(figure, evidence[i].text) for i in cite.ids):
+            figures_matched += 1
+        else:
+            failures.append(
+                f'the figure "{figure}" does not appear in the evidence of [{cite.raw}]'
+            )
+
+    abstained = False
+    if _ABSTAIN.search(text):
+        asserting = _asserting_clauses(text, cites, masked, evidence)
+        if asserting:
+            # say what kind of assertion, never repeat it: the user must not see it
+            failures.append(f"says it does not know, yet {asserting[0]} beside that")
+        else:
+            abstained = True
+    elif not cites:
+        failures.append("answers without citing anything a tool returned (cite or abstain)")
+
+    cited = tuple(dict.fromkeys(i for c in cites for i in c.ids))
+    return CheckReport(
+        passed=not failures,
+        abstained=abstained and not failures,
+        citations_checked=len(cites),
+        figures_matched=figures_matched,
+        cited=cited,
+        failures=tuple(dict.fromkeys(failures)),
+    )
+
+
+def _citations(text: str, evidence: Evidence) -> list[Cite]:
+    folded = {k.casefold(): k for k in evidence}
+    out = []
+    for m in _BRACKET.finditer(text):
+        raw = m.group(1).strip()
+        ids = _resolve(raw, evidence, folded)
+        out.append(Cite(m.start(), m.end(), raw, ids))
+    return out
+
+
+def _resolve(raw: str, evidence: Evidence, folded: dict[str, str]) -> tuple[str, ...]:
+    one = _lookup(raw, evidence, folded)
+    if one:
+        return (one,)
+    parts = [p.strip() for p in re.split(r"[;,]|\]\s*\[", raw) if p.strip()]
+    if len(parts) > 1:
+        found = [_lookup(p, evidence, folded) for p in parts]
+        if all(found):
+            return tuple(f for f in found if f)
+    return ()
+
+
+def _lookup(raw: str, evidence: Evidence, folded: dict[str, str]) -> str | None:
+    raw = raw.strip().strip("`")
+    if raw in evidence:
+        return raw
+    return folded.get(raw.casefold())
+
+
+def _mask(text: str, cites: list[Cite], evidence: Evidence) -> str:
+    """Blank out what is not prose, keeping positions: citations, ids named in the text
+    (CC-1047 is a name, not a figure), list markers and code spans."""
+    chars = list(text)
+
+    def blank(a: int, b: int) -> None:
+        for i in range(a, b):
+            if chars[i] != "\n":
+                chars[i] = " "
+
+    for c in cites:
+        blank(c.start, c.end)
+    lowered = text.casefold()
+    for ident in sorted(evidence, key=len, reverse=True):
+        if not any(ch.isdigit() for ch in ident):
+            continue
+        needle = ident.casefold()
+        start = lowered.find(needle)
+        while start >= 0:
+            blank(start, start + len(needle))
+            start = lowered.find(needle, start + len(needle))
+    for m in _LIST_MARK.finditer(text):
+        blank(m.start(), m.end())
+    for m in re.finditer(r"`[^`\n]*`", text):
+        blank(m.start(), m.end())
+    return "".join(chars)
+
+
+def _sentences(text: str, cites: list[Cite]) -> list[tuple[int, int]]:
+    """Sentence spans; a run of citations after a full stop belongs to the sentence before."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans.append((start, len(text)))
+    merged: list[tuple[int, int]] = []
+    for a, b in spans:
+        rest = text[a:b]
+        for c in cites:
+            if a <= c.start and c.end <= b:
+                rest = rest.replace(text[c.start : c.end], "")
+        if merged and not rest.strip(" .,;"):
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _nearest(cites: list[Cite], start: int, end: int, sentence: tuple[int, int]) -> Cite | None:
+    """The citation a figure leans on: the nearest after it in its sentence, else before.
+    A citation that closes the sentence (just after its full stop) belongs to it."""
+    a, b = sentence
+    after = [c for c in cites if end <= c.start < b]
+    if after:
+        return min(after, key=lambda c: c.start)
+    before = [c for c in cites if c.end <= start and c.start >= a]
+    if before:
+        return max(before, key=lambda c: c.end)
+    return None
+
+
+def _norm_figure(figure: str) -> str:
+    f = figure.replace(",", "") if re.fullmatch(r"\d{1,3}(?:,\d{3})+.*", figure) else figure
+    return f.rstrip("%x×")
+
+
+def _figure_tokens(text: str) -> set[str]:
+    # letters glued to digits are units or separators here: 2026-10-14T11:00Z, 20ms, v2, 7B
+    text = re.sub(r"(?<=\d)[^\W\d_]+|[^\W\d_]+(?=\d)", " ", normalise(text))
+    tokens: set[str] = set()
+    for m in _FIGURE.finditer(text):
+        whole = _norm_figure(m.group(0))
+        tokens.add(whole)
+        # parts of dates, times and fractions: "14" and "2026" of 2026-10-14, "16" of 16/20
+        tokens.update(p.rstrip("%x×") for p in re.split(r"[/:-]", whole) if p)
+    return tokens
+
+
+def _figure_in(figure: str, evidence_text: str) -> bool:
+    want = _norm_figure(normalise(figure))
+    tokens = _figure_tokens(evidence_text)
+    if want in tokens:
+        return True
+    try:
+        value = float(want)
+    except ValueError:
+        return False
+    for t in tokens:
+        try:
+            if float(t) == value:
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+def _asserting_clauses(text: str, cites: list[Cite], masked: str, evidence: Evidence) -> list[str]:
+    """What the clauses beside an abstention still assert, as "cites an item",
+    "gives a figure", "makes a claim" or "names someone from the evidence"."""
+    names = [n for it in evidence.values() for n in _names_of(it)]
+    out = []
+    for a, b in _sentences(text, cites):
+        pieces = _clause_spans(text, a, b)
+        for ca, cb in pieces:
+            clause = text[ca:cb].strip()
+            if not clause or _ABSTAIN.search(clause):
+                continue
+            has_cite = any(ca <= c.start < cb for c in cites)
+            has_figure = bool(_FIGURE.search(masked[ca:cb]))
+            has_claim = bool(_CLAIM.search(clause))
+            has_name = bool(names) and names_in(clause, names)
+            if has_cite:
+                out.append("cites an item")
+            elif has_figure:
+                out.append("gives a figure")
+            elif has_name:
+                out.append("names someone from the evidence")
+            elif has_claim:
+                out.append("makes a claim")
+    return out
+
+
+def _clause_spans(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    spans, start = [], a
+    for m in _CLAUSE_SPLIT.finditer(text, a, b):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans.append((start, b))
+    return spans
+
+
+def _names_of(item: EvidenceItem) -> list[str]:
+    """Full names, first names, and ids that read as names ("ben", "kofi")."""
+    out = []
+    for name in item.names:
+        out.append(name)
+        if name.split():
+            out.append(name.split()[0])
+    if re.fullmatch(r"[a-z]{3,}", item.id):
+        out.append(item.id)
+    return out
+
+
+# -- what the user sees instead of an answer that failed ---------------------------------
+
+
+def withheld(report: CheckReport, answers: Iterable[Answer], reason: str | None = None) -> str:
+    """The evidence and the reason, never the unchecked text."""
+    why = reason or "; ".join(report.failures) or "it did not pass the checks"
+    lines = [f"The model's answer was withheld because {why}."]
+    seen: set[tuple[str, str]] = set()
+    evidence_lines = []
+    for answer in answers:
+        for c in answer.citations:
+            key = (c.record, c.quote or "")
+            if key in seen:
+                continue
+            seen.add(key)
+            quote = f' "{c.quote}"' if c.quote else ""
+            evidence_lines.append(f"[{c.record}]{quote}")
+    if evidence_lines:
+        lines.append("Evidence the tools returned: " + "; ".join(evidence_lines) + ".")
+    else:
+        lines.append("The tools returned no evidence.")
+    return " ".join(lines)

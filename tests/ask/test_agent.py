@@ -1,0 +1,202 @@
+"""The agent loop against a real local chat-completions server with scripted turns, over a
+tiny registry of tools that return real answer envelopes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companybrain.ask.agent import Step, run_agent
+from companybrain.ask.registry import ToolContext, ToolSpec, schema
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.model.answer import Answer, Citation, RefusalCode
+from tests.support.model_server import ScriptedModelServer, text, tool_call
+
+ROUTER = "DECISIONS.md#The router prompt's wrong rule is load-bearing"
+
+
+def _why(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return Answer(
+        question=f"why {args['topic']}",
+        tool="why",
+        subject={"id": "src/router/prompt.ts", "type": "File", "name": "src/router/prompt.ts"},
+        as_of=None,
+        status="answered",
+        result={
+            "decisions": [
+                {
+                    "id": ROUTER,
+                    "title": "Wrong rule is load-bearing",
+                    "status": "accepted",
+                    "date": "2025-09-12",
+                }
+            ]
+        },
+        citations=[
+            Citation(
+                record=ROUTER,
+                lines=(812, 818),
+                quote="the corrected text routed to memory 0/20 times, the old text 16/20",
+            )
+        ],
+    )
+
+
+def _disproven(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return Answer(
+        question=f"disproven {args['topic']}",
+        tool="disproven",
+        subject=None,
+        as_of=None,
+        status="answered",
+        result={
+            "experiments": [
+                {
+                    "id": "exp-router-fix",
+                    "decision": ROUTER,
+                    "verdict": "disproven",
+                    "quote": "the fix would help",
+                }
+            ]
+        },
+        citations=[Citation(record="exp-router-fix", quote="the fix would help")],
+    )
+
+
+def _owner_of(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return Answer.refused(
+        f"owner of {args['subject']}", RefusalCode.NO_CLAIM, "not recorded", tool="owner_of"
+    )
+
+
+TOOLS = [
+    ToolSpec("why", "Decisions behind a file or topic.", schema({"topic": "path or topic"}), _why),
+    ToolSpec("disproven", "What was tried and failed.", schema({"topic": "topic"}), _disproven),
+    ToolSpec("owner_of", "Who owns a service.", schema({"subject": "service"}), _owner_of),
+]
+
+
+@pytest.fixture
+def ctx(model_settings: Settings, store: Store) -> ToolContext:
+    return ToolContext(store=store, settings=model_settings)
+
+
+def test_an_answer_that_passes_every_check(
+    ctx: ToolContext, model_server: ScriptedModelServer
+) -> None:
+    final = (
+        f"The wrong line stays: the corrected text routed to memory 0/20 times against 16/20 "
+        f"[{ROUTER}]. The fix was tried and disproven [exp-router-fix]."
+    )
+    model_server.play(
+        tool_call("why", {"topic": "router prompt"}),
+        tool_call("disproven", {"topic": "router prompt"}, call_id="call_2"),
+        text(final),
+    )
+    seen: list[Step] = []
+    out = run_agent(
+        "Why does the router prompt say memory can only read?", ctx, TOOLS, on_step=seen.append
+    )
+    assert out.status == "answered"
+    assert out.text == final and out.text_by == "model"
+    assert out.checks_line == "2 citations checked · 2 figures matched to evidence"
+    assert [s.tool for s in seen] == ["why", "disproven"]  # streamed as they happened
+    assert seen[0].line() == "why(topic='router prompt') · answered · 1 citation"
+    assert {c.record for c in out.citations} == {ROUTER, "exp-router-fix"}
+    # the model saw each tool's envelope, and the tool list with its schema
+    second = model_server.requests[1]
+    assert second["messages"][-1]["role"] == "tool"
+    assert ROUTER in second["messages"][-1]["content"]
+    assert {t["function"]["name"] for t in second["tools"]} == {"why", "disproven", "owner_of"}
+    assert out.to_dict()["answer_by"] == "model"
+
+
+def test_an_id_no_tool_returned_is_withheld(
+    ctx: ToolContext, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(
+        tool_call("why", {"topic": "router"}),
+        text("The rule is load-bearing [DECISIONS.md#Some other entry]."),
+    )
+    out = run_agent("Why the rule?", ctx, TOOLS)
+    assert out.status == "withheld" and out.text_by == "template"
+    assert "DECISIONS.md#Some other entry], which no tool returned" in out.text
+    assert "The rule is load-bearing" not in out.text  # never the unchecked text
+    assert ROUTER in out.text  # the evidence instead
+    assert "no tool returned" in (out.reason or "")
+
+
+def test_a_figure_from_a_different_record_is_withheld(
+    ctx: ToolContext, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(
+        tool_call("why", {"topic": "router"}),
+        tool_call("disproven", {"topic": "router"}, call_id="call_2"),
+        text(f"The fix measured 16/20 [exp-router-fix], so the rule stays [{ROUTER}]."),
+    )
+    out = run_agent("Why the rule?", ctx, TOOLS)
+    assert out.status == "withheld"
+    assert 'the figure "16/20" does not appear in the evidence of [exp-router-fix]' in out.text
+    assert "The fix measured" not in out.text
+
+
+def test_i_dont_know_that_asserts_an_owner_is_withheld(
+    ctx: ToolContext, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(
+        tool_call("owner_of", {"subject": "ledger"}),
+        text("I don't know for sure, but Priya Raman owns the ledger."),
+    )
+    out = run_agent("Who owns the ledger?", ctx, TOOLS)
+    assert out.status == "withheld"
+    assert out.reason == "says it does not know, yet makes a claim beside that"
+    assert "Priya" not in out.text
+
+
+def test_a_plain_abstention_is_shown_as_model_written(
+    ctx: ToolContext, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(tool_call("owner_of", {"subject": "ledger"}), text("I don't know."))
+    out = run_agent("Who owns the ledger?", ctx, TOOLS)
+    assert out.status == "abstained" and out.text == "I don't know." and out.text_by == "model"
+
+
+def test_a_loop_that_never_stops_hits_the_step_limit(
+    ctx: ToolContext, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(*[tool_call("why", {"topic": "router"}, call_id=f"c{i}") for i in range(3)])
+    seen: list[Step] = []
+    out = run_agent("Why?", ctx, TOOLS, max_steps=3, on_step=seen.append)
+    assert out.status == "withheld"
+    assert out.reason == "the model did not give a final answer within 3 steps"
+    assert len(seen) == 3 and len(model_server.requests) == 3  # no call beyond the limit
+    assert ROUTER in out.text
+
+
+def test_bad_calls_go_back_to_the_model_as_errors(
+    ctx: ToolContext, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(
+        tool_call("drop_graph", {}),
+        tool_call("why", {"path": "x"}, call_id="call_2"),
+        tool_call("why", "{not json", call_id="call_3"),
+        text("I don't know."),
+    )
+    seen: list[Step] = []
+    out = run_agent("Why?", ctx, TOOLS, on_step=seen.append)
+    assert [s.error is not None for s in seen] == [True, True, True]
+    assert "no tool named 'drop_graph'" in (seen[0].error or "")
+    assert "why: arguments: 'topic' is a required property" in (seen[1].error or "")
+    assert "not a JSON object" in (seen[2].error or "")
+    assert "no tool named" in model_server.requests[1]["messages"][-1]["content"]
+    assert out.status == "abstained"
+
+
+def test_an_empty_final_answer_is_withheld(
+    ctx: ToolContext, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(text(""))
+    out = run_agent("Why?", ctx, TOOLS)
+    assert out.status == "withheld" and out.reason == "the model's answer was empty"
