@@ -1,0 +1,305 @@
+"""Decision records read from Markdown: ADR files (Nygard, adr-tools, MADR, log4brains,
+numbered or named by date) and decision logs (DECISIONS.md sections). Pure: text in,
+entries out, each with its exact 1-based line span and its supersession references."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from companybrain.repo import dates
+from companybrain.repo.decision_files import LOG_NAMES
+from companybrain.repo.markdown import Heading, front_matter, headings, last_content_line
+
+KNOWN_STATUS = (
+    "accepted", "proposed", "rejected", "deprecated", "superseded", "draft", "approved",
+    "decided", "implemented", "amended", "obsolete", "withdrawn", "retired", "replaced",
+)  # fmt: skip
+_FIELD = re.compile(
+    r"^[*_]{0,2}(?P<key>date|decision date|decided on|status|supersedes|superseded[ -]by|"
+    r"replaces|replaced[ -]by)\s*(?:[*_]{0,2}\s*:|:\s*[*_]{0,2})[*_]{0,2}\s*(?P<value>.*)$",
+    re.I,
+)
+_BULLET = re.compile(r"^\s*(?:[-*+]\s+|>\s*)")
+_LINK = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<target>[^)\s]*)[^)]*\)")
+_NUMBER_PREFIX = re.compile(r"^(?:adr|dr|rfc)?[-_ ]?0*(\d{1,5})(?=[-_ .])", re.I)
+_NUMBER_TITLE = re.compile(r"^(?:ADR|RFC|DR|Decision)?[\s#-]*0*(\d{1,5})\s*[.:\-–—)]\s+", re.I)
+REF_NUMBER = re.compile(r"\b(?:ADR|decision|DR)[\s#-]*0*(\d{1,5})\b|(?<![\w/])#0*(\d{1,5})\b", re.I)
+REF_FILE = re.compile(r"[\w./-]+\.(?:md|markdown)\b")
+_SUPERSEDE_LINE = re.compile(
+    r"\b(?P<dir>supersedes|superseded[ -]by|replaces|replaced[ -]by)\b\s*:?\s*(?P<rest>.*)", re.I
+)
+# at the start of a line it must read like a field, not wrapped prose ("supersedes the old")
+_SUPERSEDE_START = re.compile(r"^(?:Supersedes|Superseded[ -]by|Replaces|Replaced[ -]by)\b")
+_CLAUSE = re.compile(r"\b(supersedes|superseded[ -]by|replaces|replaced[ -]by)\b\s*:?", re.I)
+DATE_GROUP = re.compile(r"^[\W\d_]*$|^(?:[A-Za-z]+\s+)?\d{4}(?:[-/]\d{1,2})?$")
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference to another decision as written: its text, link target and the line."""
+
+    text: str
+    target: str | None
+    line: int  # 1-based line in the file where it was written
+    quote: str  # that line, verbatim (stripped)
+
+
+@dataclass(frozen=True)
+class DecisionEntry:
+    id: str
+    path: str
+    title: str
+    line_start: int
+    line_end: int
+    text: str
+    heading: str | None = None  # log sections: the heading text the id is made of
+    status: str | None = None  # as recorded, lower case
+    date: str | None = None  # YYYY-MM-DD as recorded (heading, field or file name)
+    number: int | None = None
+    format: str = "log"
+    supersedes: tuple[Ref, ...] = field(default_factory=tuple)
+    superseded_by: tuple[Ref, ...] = field(default_factory=tuple)
+
+
+def _status_word(value: str) -> str | None:
+    low = _LINK.sub(lambda m: m.group("text"), value).strip().lower().strip("*_[]`")
+    for word in KNOWN_STATUS:
+        if low.startswith(word):
+            return word
+    first = re.match(r"[a-z][a-z -]*", low)
+    return first.group(0).strip() if first else None
+
+
+def _refs_in(rest: str, line_no: int, quote: str) -> list[Ref]:
+    links = [(m.group("text"), m.group("target")) for m in _LINK.finditer(rest)]
+    if links:
+        return [Ref(text=t.strip(), target=g or None, line=line_no, quote=quote) for t, g in links]
+    text = rest.strip().strip("*_`\"'“”.").strip()
+    return [Ref(text=text, target=None, line=line_no, quote=quote)] if text else []
+
+
+@dataclass
+class _Fields:
+    status: str | None = None
+    date: str | None = None
+    supersedes: list[Ref] = field(default_factory=list)
+    superseded_by: list[Ref] = field(default_factory=list)
+
+
+def _read_fields(lines: list[str], first: int, last: int, subs: list[Heading]) -> _Fields:
+    """Status, date and supersession from `Key: value` lines, `## Status` sections and
+    `Supersedes …` / `Superseded by …` lines, within lines first..last (1-based)."""
+    out = _Fields()
+    section_of: dict[int, str] = {}
+    for i, h in enumerate(subs):
+        end = subs[i + 1].line - 1 if i + 1 < len(subs) else last
+        for n in range(h.line + 1, end + 1):
+            section_of[n] = h.text.strip().lower()
+    for n in range(first, last + 1):
+        raw = lines[n - 1]
+        stripped = _BULLET.sub("", raw).strip()
+        if not stripped:
+            continue
+        quote = raw.strip()
+        m = _FIELD.match(stripped)
+        key = m.group("key").lower().replace("-", " ") if m else None
+        value = m.group("value").strip() if m else ""
+        if key in {"date", "decision date", "decided on"} and out.date is None:
+            out.date = dates.find_date(value)
+            continue
+        if key == "status" and out.status is None:
+            out.status = _status_word(value)
+            sup = _SUPERSEDE_LINE.search(value)
+            if sup:
+                _add_refs(out, sup.group("dir"), sup.group("rest"), n, quote)
+            continue
+        if key:  # supersedes / superseded by / replaces / replaced by
+            _add_refs(out, key, value, n, quote)
+            continue
+        section = section_of.get(n)
+        if section == "status":
+            if out.status is None:
+                out.status = _status_word(stripped)
+            sup = _SUPERSEDE_LINE.match(stripped)
+            if sup:
+                _add_refs(out, sup.group("dir"), sup.group("rest"), n, quote)
+        elif section == "date" and out.date is None:
+            out.date = dates.find_date(stripped)
+        elif _SUPERSEDE_START.match(stripped.lstrip("*_")):
+            sup = _SUPERSEDE_LINE.match(stripped.lstrip("*_"))
+            if sup:
+                _add_refs(out, sup.group("dir"), sup.group("rest"), n, quote)
+    return out
+
+
+def _add_refs(out: _Fields, direction: str, rest: str, line_no: int, quote: str) -> None:
+    """`rest` may hold more clauses ("ADR-4. Superseded by ADR-15."): split at each."""
+    clauses = [(direction, rest)]
+    marks = list(_CLAUSE.finditer(rest))
+    if marks:
+        clauses = [(direction, rest[: marks[0].start()])]
+        for i, m in enumerate(marks):
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(rest)
+            clauses.append((m.group(1), rest[m.end() : end]))
+    for word, part in clauses:
+        refs = _refs_in(part.strip().rstrip(".,;"), line_no, quote)
+        if word.lower().replace("-", " ") in {"superseded by", "replaced by"}:
+            out.superseded_by.extend(refs)
+        else:
+            out.supersedes.extend(refs)
+
+
+def _format_of(lines: list[str], fm: dict[str, object], path: str) -> str:
+    body = "\n".join(lines[:80]).lower()
+    name = posixpath.basename(path)
+    if "context and problem statement" in body or "decision outcome" in body or fm:
+        dated = dates.date_in_filename(name) is not None
+        return "log4brains" if dated or "- deciders:" in body or "tags:" in body else "madr"
+    if re.search(r"^date:\s*\d{4}-\d{2}-\d{2}", body, re.M) and "## status" in body:
+        return "adr-tools"
+    return "nygard"
+
+
+def parse_adr(path: str, text: str) -> DecisionEntry | None:
+    """One ADR file. None when it holds no title and no text."""
+    lines = text.splitlines()
+    fm, body_start = front_matter(lines)
+    hs = headings(lines, body_start)
+    if not any(line.strip() for line in lines[body_start:]) and not fm:
+        return None
+    name = posixpath.basename(path)
+    title_h = next((h for h in hs if h.level == 1), hs[0] if hs else None)
+    raw_title = str(fm.get("title") or (title_h.text if title_h else "")) or _from_slug(name)
+    number_m = _NUMBER_PREFIX.match(name) if not dates.date_in_filename(name) else None
+    title_num = _NUMBER_TITLE.match(raw_title)
+    title = raw_title[title_num.end() :].strip() if title_num else raw_title
+    number = int(number_m.group(1)) if number_m else None
+    heading_num = _NUMBER_TITLE.match(title_h.text) if title_h else None
+    if number is None and (title_num or heading_num):
+        number = int((title_num or heading_num).group(1))  # type: ignore[union-attr]
+    first = body_start + 1 if body_start < len(lines) else 1
+    while first < len(lines) and not lines[first - 1].strip():
+        first += 1
+    last = last_content_line(lines, first, len(lines))
+    subs = [h for h in hs if h is not title_h]
+    fields = _read_fields(lines, first, last, subs)
+    fm_status = fm.get("status")
+    status = _status_word(str(fm_status)) if fm_status else fields.status
+    fm_date = fm.get("date")
+    date = (
+        dates.find_date(str(fm_date))
+        if fm_date
+        else fields.date or dates.date_in_filename(name) or dates.find_date(raw_title)
+    )
+    supersedes = list(fields.supersedes)
+    superseded_by = list(fields.superseded_by)
+    if isinstance(fm_status, str):
+        sup = _SUPERSEDE_LINE.search(fm_status)
+        if sup and sup.group("dir").lower().startswith(("superseded", "replaced")):
+            superseded_by += _refs_in(sup.group("rest"), 1, lines[0] if lines else "")
+    for key, into in (("supersedes", supersedes), ("superseded_by", superseded_by),
+                      ("superseded-by", superseded_by)):  # fmt: skip
+        into += _front_matter_refs(fm.get(key), key, lines, body_start)
+    return DecisionEntry(
+        id=path,
+        path=path,
+        title=dates.strip_date(title) if title else _from_slug(name),
+        line_start=first,
+        line_end=last,
+        text="\n".join(lines[first - 1 : last]),
+        status=status,
+        date=date,
+        number=number,
+        format=_format_of(lines, fm, path),
+        supersedes=tuple(supersedes),
+        superseded_by=tuple(superseded_by),
+    )
+
+
+def _front_matter_refs(value: object, key: str, lines: list[str], end: int) -> list[Ref]:
+    """`supersedes: [ADR-009]` in front matter, quoted by the line that holds the key."""
+    if not value:
+        return []
+    items = value if isinstance(value, list) else [value]
+    line_no = next((n + 1 for n in range(end) if lines[n].lower().startswith(key + ":")), 1)
+    quote = lines[line_no - 1].strip() if lines else key
+    return [r for item in items for r in _refs_in(str(item), line_no, quote)]
+
+
+def _from_slug(name: str) -> str:
+    stem = re.sub(r"\.(md|markdown)$", "", name, flags=re.I)
+    stem = re.sub(r"^\d{4}-?\d{2}-?\d{2}[-_]|^\d{1,5}[-_]", "", stem)
+    return stem.replace("-", " ").replace("_", " ").strip().capitalize()
+
+
+def _entry_level(hs: list[Heading]) -> int | None:
+    if not hs:
+        return None
+    levels = sorted({h.level for h in hs})
+    top = levels[0]
+    at_top = [h for h in hs if h.level == top]
+    # a lone title heading on top ("# Decision log") is not an entry
+    if len(at_top) == 1 and len(levels) > 1 and at_top[0] is hs[0]:
+        levels = levels[1:]
+    level = levels[0]
+    # month or date-only group headings ("## 2026-03", "## March 2026"): entries sit below
+    group = [h for h in hs if h.level == level]
+    if len(levels) > 1 and all(DATE_GROUP.match(h.text.strip()) for h in group):
+        return levels[1]
+    return level
+
+
+def parse_log(path: str, text: str) -> list[DecisionEntry]:
+    """One decision per entry-level section of a decision log. Ids are `PATH#Heading text`;
+    a heading repeated in the same file gets ` (2)`, ` (3)` … in order."""
+    lines = text.splitlines()
+    _, body_start = front_matter(lines)
+    hs = headings(lines, body_start)
+    level = _entry_level(hs)
+    if level is None:
+        return []
+    tops = [h for h in hs if h.level == level]
+    seen: dict[str, int] = {}
+    out: list[DecisionEntry] = []
+    for h in tops:
+        following = [x for x in hs if x.line > h.line and x.level <= level]
+        end = following[0].line - 1 if following else len(lines)
+        last = last_content_line(lines, h.line, end)
+        subs = [x for x in hs if h.line < x.line <= last]
+        fields = _read_fields(lines, h.line + 1, last, subs)
+        seen[h.text] = seen.get(h.text, 0) + 1
+        heading_id = h.text if seen[h.text] == 1 else f"{h.text} ({seen[h.text]})"
+        title = dates.strip_date(h.text)
+        title_num = _NUMBER_TITLE.match(title)
+        out.append(
+            DecisionEntry(
+                id=f"{path}#{heading_id}",
+                path=path,
+                title=title[title_num.end() :].strip() if title_num else title,
+                heading=heading_id,
+                line_start=h.line,
+                line_end=last,
+                text="\n".join(lines[h.line - 1 : last]),
+                status=fields.status,
+                date=dates.find_date(h.text) or fields.date,
+                number=int(title_num.group(1)) if title_num else None,
+                format="log",
+                supersedes=tuple(fields.supersedes),
+                superseded_by=tuple(fields.superseded_by),
+            )
+        )
+    return out
+
+
+def parse_file(path: str, text: str, kind: str) -> list[DecisionEntry]:
+    """Entries of one decision file; a DECISIONS/ file with a single section is one ADR."""
+    if kind == "adr":
+        entry = parse_adr(path, text)
+        return [entry] if entry else []
+    entries = parse_log(path, text)
+    if posixpath.basename(path).lower() not in LOG_NAMES and len(entries) <= 1:
+        entry = parse_adr(path, text)
+        return [entry] if entry else []
+    return entries

@@ -1,0 +1,170 @@
+"""The `git` command line, run as a subprocess. Long outputs are streamed in chunks so that
+memory does not grow with the length of the history."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from companybrain.errors import InputError
+
+CHUNK = 1 << 16
+
+
+class GitError(InputError):
+    """git is missing, the folder is not a repository, or a git command failed."""
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    # Plain, stable output whatever the user's configuration says.
+    env.update({"LC_ALL": "C", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"})
+    env.pop("GIT_DIR", None)
+    env.pop("GIT_WORK_TREE", None)
+    return env
+
+
+def _git() -> str:
+    found = shutil.which("git")
+    if not found:
+        raise GitError("the `git` command is not installed or not on PATH")
+    return found
+
+
+def run(repo: Path, *args: str, stdin: bytes | None = None, check: bool = True) -> bytes:
+    """Run `git -C repo ARGS` and return its stdout; GitError with git's message on failure."""
+    proc = subprocess.run(
+        [_git(), "-C", str(repo), "-c", "core.quotepath=off", *args],
+        input=stdin,
+        capture_output=True,
+        env=_env(),
+        check=False,
+    )
+    if check and proc.returncode != 0:
+        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(f"git {' '.join(args[:3])} failed in {repo}: {' '.join(message[:2])}")
+    return proc.stdout
+
+
+def text(repo: Path, *args: str, check: bool = True) -> str:
+    return run(repo, *args, check=check).decode("utf-8", "replace")
+
+
+def ok(repo: Path, *args: str) -> bool:
+    """Does `git ARGS` succeed? (for questions like --is-ancestor or rev-parse --verify)"""
+    proc = subprocess.run(
+        [_git(), "-C", str(repo), *args], capture_output=True, env=_env(), check=False
+    )
+    return proc.returncode == 0
+
+
+def stream(repo: Path, args: Sequence[str], sep: bytes) -> Iterator[bytes]:
+    """The stdout of `git ARGS`, split on `sep` as it arrives (separators removed)."""
+    proc = subprocess.Popen(
+        [_git(), "-C", str(repo), "-c", "core.quotepath=off", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(),
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    buffer = b""
+    try:
+        while chunk := proc.stdout.read(CHUNK):
+            buffer += chunk
+            *parts, buffer = buffer.split(sep)
+            yield from parts
+        if buffer:
+            yield buffer
+    finally:
+        proc.stdout.close()
+        err = proc.stderr.read()
+        proc.stderr.close()
+        code = proc.wait()
+    if code != 0:
+        message = err.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(f"git {' '.join(args[:2])} failed in {repo}: {' '.join(message[:2])}")
+
+
+def toplevel(path: Path) -> Path:
+    """The root of the work tree containing `path`, or GitError naming the folder."""
+    if not path.exists():
+        raise GitError(f"{path}: no such folder")
+    proc = subprocess.run(
+        [_git(), "-C", str(path), "rev-parse", "--show-toplevel"],
+        capture_output=True,
+        env=_env(),
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise GitError(f"{path} is not inside a git repository")
+    return Path(proc.stdout.decode().strip())
+
+
+def resolve(repo: Path, rev: str) -> str | None:
+    """The full sha of commit `rev`, or None when it does not exist."""
+    if rev.startswith("-"):
+        raise GitError(f"not a revision: {rev!r}")
+    proc = subprocess.run(
+        [_git(), "-C", str(repo), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+        capture_output=True,
+        env=_env(),
+        check=False,
+    )
+    if proc.returncode != 0:
+        return None
+    return proc.stdout.decode().strip() or None
+
+
+def has_commits(repo: Path) -> bool:
+    return resolve(repo, "HEAD") is not None
+
+
+class BlobReader:
+    """`git cat-file --batch`, kept open: many blobs read through one process."""
+
+    def __init__(self, repo: Path) -> None:
+        self._proc = subprocess.Popen(
+            [_git(), "-C", str(repo), "cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=_env(),
+        )
+
+    def read(self, spec: str) -> bytes | None:
+        """The content of `spec` (a blob sha or `REV:path`), or None when it is missing."""
+        stdin, stdout = self._proc.stdin, self._proc.stdout
+        assert stdin is not None and stdout is not None
+        if "\n" in spec:
+            return None
+        stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")
+        stdin.flush()
+        header = stdout.readline().split()
+        if len(header) < 3 or header[-1] == b"missing":
+            return None  # "<spec> missing" (or "ambiguous"): nothing follows
+        if header[1] != b"blob":
+            stdout.read(int(header[2]) + 1)  # a tree or commit: skip its content
+            return None
+        data = stdout.read(int(header[2]))
+        stdout.read(1)  # the newline after the content
+        return data
+
+    def text(self, spec: str) -> str | None:
+        data = self.read(spec)
+        return None if data is None else data.decode("utf-8", "replace")
+
+    def close(self) -> None:
+        if self._proc.stdin:
+            self._proc.stdin.close()
+        if self._proc.stdout:
+            self._proc.stdout.close()
+        self._proc.wait()
+
+    def __enter__(self) -> BlobReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

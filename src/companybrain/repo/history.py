@@ -1,0 +1,161 @@
+"""Commits as `git log` prints them, parsed one at a time from a stream.
+
+One `git log` run gives everything: the header fields (names and e-mails after .mailmap),
+the full message, the raw diff (status, blob ids, renames) and the numstat (lines added and
+removed) of every commit, separated by NUL bytes so that any path survives."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from companybrain.repo import gitcmd
+
+# %aN/%aE/%cN/%cE apply .mailmap; %aI/%cI keep the offset the time was written in.
+LOG_FORMAT = "%x1e%H%x1f%P%x1f%aN%x1f%aE%x1f%aI%x1f%cN%x1f%cE%x1f%cI%x1f%B%x1f"
+LOG_ARGS = (
+    "log",
+    "-z",
+    "--raw",
+    "--numstat",
+    "--no-abbrev",
+    "-M",
+    "--diff-merges=first-parent",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    f"--format={LOG_FORMAT}",
+)
+ZERO = "0" * 40
+
+
+@dataclass(frozen=True)
+class FileChange:
+    path: str
+    status: str  # A M D R C T (R and C without the similarity score)
+    old_path: str | None = None  # renames and copies
+    blob: str | None = None  # the blob after the change (None when deleted)
+    added: int | None = None  # None for binary files
+    removed: int | None = None
+
+
+@dataclass(frozen=True)
+class CommitInfo:
+    sha: str
+    parents: tuple[str, ...]
+    author_name: str
+    author_email: str
+    author_at: str
+    committer_name: str
+    committer_email: str
+    committer_at: str
+    message: str
+    changes: tuple[FileChange, ...]
+
+    @property
+    def is_merge(self) -> bool:
+        return len(self.parents) > 1
+
+    @property
+    def subject(self) -> str:
+        return self.message.strip().splitlines()[0] if self.message.strip() else ""
+
+
+def iso_ms(text: str) -> int:
+    """Epoch milliseconds of an ISO 8601 time with offset (as git prints %aI)."""
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp() * 1000)
+
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
+
+
+def _changes(rest: bytes) -> tuple[FileChange, ...]:
+    tokens = rest.lstrip(b"\x00\n").split(b"\x00")
+    raw: dict[str, dict[str, object]] = {}
+    order: list[str] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.startswith(b":"):
+            fields = token[1:].split()
+            status = _decode(fields[4])[:1] if len(fields) >= 5 else "M"
+            blob = _decode(fields[3]) if len(fields) >= 4 else None
+            if status in {"R", "C"}:
+                old, new = _decode(tokens[i + 1]), _decode(tokens[i + 2])
+                i += 3
+            else:
+                old, new = None, _decode(tokens[i + 1])
+                i += 2
+            if new not in raw:
+                order.append(new)
+            raw[new] = {
+                "status": status,
+                "old_path": old,
+                "blob": None if status == "D" or blob == ZERO else blob,
+            }
+            continue
+        parts = token.split(b"\t")
+        if len(parts) == 3:
+            added = int(parts[0]) if parts[0].isdigit() else None
+            removed = int(parts[1]) if parts[1].isdigit() else None
+            if parts[2]:
+                path = _decode(parts[2])
+                i += 1
+            else:  # a rename: old and new path follow as their own tokens
+                path = _decode(tokens[i + 2]) if i + 2 < len(tokens) else ""
+                i += 3
+            if path in raw:
+                raw[path]["added"], raw[path]["removed"] = added, removed
+            continue
+        i += 1
+    return tuple(
+        FileChange(
+            path=p,
+            status=str(raw[p]["status"]),
+            old_path=raw[p]["old_path"],  # type: ignore[arg-type]
+            blob=raw[p]["blob"],  # type: ignore[arg-type]
+            added=raw[p].get("added"),  # type: ignore[arg-type]
+            removed=raw[p].get("removed"),  # type: ignore[arg-type]
+        )
+        for p in order
+    )
+
+
+def parse_record(record: bytes) -> CommitInfo | None:
+    """One commit from the bytes between two record separators."""
+    parts = record.split(b"\x1f", 9)
+    if len(parts) < 9:
+        return None
+    sha, parents, an, ae, aat, cn, ce, cat, message = (_decode(p) for p in parts[:9])
+    return CommitInfo(
+        sha=sha.strip(),
+        parents=tuple(parents.split()),
+        author_name=an,
+        author_email=ae,
+        author_at=aat,
+        committer_name=cn,
+        committer_email=ce,
+        committer_at=cat,
+        message=message.rstrip("\n"),
+        changes=_changes(parts[9]) if len(parts) > 9 else (),
+    )
+
+
+def commits(repo: Path, revs: list[str], *, oldest_first: bool = True) -> Iterator[CommitInfo]:
+    """Every commit of `revs` (e.g. ["HEAD"] or ["^OLD", "HEAD"]), parents before children
+    when `oldest_first`, streamed one at a time."""
+    args = [*LOG_ARGS, "--topo-order"]
+    if oldest_first:
+        args.append("--reverse")
+    args += [*revs, "--"]
+    for record in gitcmd.stream(repo, args, b"\x1e"):
+        if record.strip(b"\x00\n"):
+            info = parse_record(record)
+            if info is not None:
+                yield info

@@ -1,0 +1,118 @@
+"""`brain ingest-repo PATH`: one repository's history, decision records and agent
+instructions into the graph. A second run reads only the new commits and the records that
+changed; a rewritten history (force push) is detected and read again from the start, then
+what the new history no longer holds is swept away."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companybrain.graph.queries import repo_write
+from companybrain.repo import gitcmd
+from companybrain.repo.commit_sync import Progress, sync_commits
+from companybrain.repo.gitcmd import GitError
+from companybrain.repo.landed import sync_landed
+from companybrain.repo.records_sync import sync_decisions, sync_instructions
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Store
+
+
+@dataclass
+class IngestReport:
+    repo: str
+    path: str
+    head: str
+    mode: str  # full | incremental | unchanged | rewritten
+    commits_read: int = 0
+    commits_total: int = 0
+    decisions: int = 0
+    decisions_removed: int = 0
+    decisions_changed: int = 0
+    supersessions: int = 0
+    instruction_versions: int = 0
+    unresolved_references: list[str] = field(default_factory=list)
+    swept: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def repo_name(path: Path) -> str:
+    return gitcmd.toplevel(path).name
+
+
+def ingest_repo(
+    store: Store,
+    path: Path,
+    *,
+    name: str | None = None,
+    rev: str = "HEAD",
+    progress: Progress | None = None,
+) -> IngestReport:
+    started = time.perf_counter()
+    top = gitcmd.toplevel(path)
+    head = gitcmd.resolve(top, rev)
+    if head is None:
+        raise GitError(f"{top}: {rev!r} is not a commit (is the repository empty?)")
+    repo = name or top.name
+    store.ensure_schema()
+    state = repo_write.read_state(store, repo)
+    old = state["head"] if state else None
+    if old and old == head:
+        mode, revs, since = "unchanged", [], old
+    elif (
+        old
+        and gitcmd.resolve(top, old)
+        and gitcmd.ok(top, "merge-base", "--is-ancestor", old, head)
+    ):
+        mode, revs, since = "incremental", [f"^{old}", head], old
+    elif old:
+        mode, revs, since = "rewritten", [head], None
+    else:
+        mode, revs, since = "full", [head], None
+    run = f"{int(time.time() * 1000)}-{head[:12]}"
+    report = IngestReport(repo=repo, path=str(top), head=head, mode=mode)
+    deleted: dict[str, str] = {}
+    if revs:
+        total = int(gitcmd.text(top, "rev-list", "--count", *revs, "--").strip() or 0)
+        passed = sync_commits(store, top, repo, run, revs, total, progress)
+        report.commits_read = passed.commits
+        if progress:
+            progress("landing", 0, None)
+        sync_landed(store, top, head, since)
+        if progress:
+            progress("instructions", 0, None)
+        report.instruction_versions = sync_instructions(
+            store, top, repo, run, passed.versions, rewrite_all=mode == "rewritten"
+        )
+        deleted = passed.deleted_decision_files
+    if progress:
+        progress("decisions", 0, None)
+    decisions = sync_decisions(store, top, repo, run, head, deleted)
+    report.decisions = decisions.present
+    report.decisions_removed = decisions.removed
+    report.decisions_changed = decisions.changed
+    report.supersessions = decisions.supersessions
+    report.unresolved_references = decisions.unresolved
+    if mode == "rewritten":
+        report.swept = repo_write.sweep(store, repo, run)
+    report.commits_total = repo_write.count_commits(store, repo)
+    repo_write.write_state(
+        store,
+        repo,
+        {
+            "head": head,
+            "path": str(top),
+            "run": run,
+            "commits": report.commits_total,
+            "ingested_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        },
+    )
+    report.seconds = round(time.perf_counter() - started, 3)
+    return report

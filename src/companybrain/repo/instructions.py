@@ -1,0 +1,79 @@
+"""Agent instruction files (CLAUDE.md, AGENTS.md, .cursorrules, .cursor/rules/*,
+.github/copilot-instructions.md, GEMINI.md …) and their section spans. Pure."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+from companybrain.repo.markdown import headings, last_content_line
+
+ANYWHERE = {"claude.md", "agents.md", "gemini.md", "claude.local.md"}
+AT_ROOT_OR_ANYWHERE = {".cursorrules", ".windsurfrules", ".clinerules", "conventions.md"}
+EXACT = {".github/copilot-instructions.md"}
+FOLDERS = (".cursor/rules/", ".github/instructions/", ".clinerules/", ".windsurf/rules/")
+
+
+def is_instruction_file(path: str) -> bool:
+    name = posixpath.basename(path).lower()
+    if name in ANYWHERE or name in AT_ROOT_OR_ANYWHERE or path in EXACT:
+        return not any(p in {"node_modules", "vendor"} for p in path.split("/"))
+    return any(path.startswith(f) or f"/{f}" in path for f in FOLDERS)
+
+
+def instruction_id(path: str, blob: str) -> str:
+    """One version of one file: `PATH@BLOB`."""
+    return f"{path}@{blob}"
+
+
+@dataclass(frozen=True)
+class Span:
+    heading: str  # "" for the text before the first heading
+    level: int
+    line_start: int
+    line_end: int
+    text: str
+
+
+def sections(text: str) -> list[Span]:
+    """Every heading's span (to the next heading of the same or a higher level), plus the
+    text before the first heading; a file without headings is one span."""
+    lines = text.splitlines()
+    hs = headings(lines)
+    spans: list[Span] = []
+    first_heading = hs[0].line if hs else len(lines) + 1
+    if any(line.strip() for line in lines[: first_heading - 1]):
+        start = next(i + 1 for i, line in enumerate(lines) if line.strip())
+        end = last_content_line(lines, start, first_heading - 1)
+        spans.append(Span("", 0, start, end, "\n".join(lines[start - 1 : end])))
+    for i, h in enumerate(hs):
+        nxt = next((x.line for x in hs[i + 1 :] if x.level <= h.level), len(lines) + 1)
+        end = last_content_line(lines, h.line, nxt - 1)
+        spans.append(Span(h.text, h.level, h.line, end, "\n".join(lines[h.line - 1 : end])))
+    return spans
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def matching(spans: list[Span], words: list[str]) -> list[Span]:
+    """The most specific spans that mention any of `words` (a section and its parent both
+    match: keep the smaller)."""
+    if not words:
+        return spans
+    hits = [s for s in spans if _mentions(s.text, words)]
+    return [
+        s
+        for s in hits
+        if not any(
+            o is not s and s.line_start <= o.line_start and o.line_end <= s.line_end for o in hits
+        )
+    ]
+
+
+def _mentions(text: str, words: list[str]) -> bool:
+    found = set(_WORD.findall(text.lower()))
+    return any(
+        w in found or (w.endswith("s") and w[:-1] in found) or w + "s" in found for w in words
+    )

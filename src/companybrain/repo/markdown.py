@@ -1,0 +1,69 @@
+"""Markdown structure the decision and instruction readers share: ATX headings outside
+code fences, front matter, GitHub-style anchors. Pure functions on text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+_HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    line: int  # 1-based
+
+
+def headings(lines: list[str], start: int = 0) -> list[Heading]:
+    """ATX headings (`## Title`), skipping fenced code blocks and front matter."""
+    found: list[Heading] = []
+    fence: str | None = None
+    for i in range(start, len(lines)):
+        line = lines[i]
+        m = _FENCE.match(line)
+        if m:
+            if fence is None:
+                fence = m.group(1)
+            elif m.group(1) == fence:
+                fence = None
+            continue
+        if fence:
+            continue
+        h = _HEADING.match(line)
+        if h and h.group(2).strip():
+            found.append(Heading(len(h.group(1)), h.group(2).strip(), i + 1))
+    return found
+
+
+def front_matter(lines: list[str]) -> tuple[dict[str, Any], int]:
+    """YAML front matter (as a dict) and the number of lines it takes (0 when none)."""
+    if not lines or lines[0].strip() != "---":
+        return {}, 0
+    for i in range(1, min(len(lines), 200)):
+        if lines[i].strip() in {"---", "..."}:
+            try:
+                data = yaml.safe_load("\n".join(lines[1:i]))
+            except yaml.YAMLError:
+                return {}, i + 1
+            return (data if isinstance(data, dict) else {}), i + 1
+    return {}, 0
+
+
+def slug(text: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to dashes."""
+    text = re.sub(r"[^\w\- ]", "", text.strip().lower())
+    return text.replace(" ", "-")
+
+
+def last_content_line(lines: list[str], start: int, end: int) -> int:
+    """The last non-blank line (1-based) in lines[start-1 .. end-1], at least `start`."""
+    for n in range(end, start, -1):
+        if lines[n - 1].strip():
+            return n
+    return start

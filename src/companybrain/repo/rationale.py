@@ -1,0 +1,54 @@
+"""The files a decision rests on: paths its text names that exist in the tree at the time
+(exact, or a unique suffix such as `exporter.py` for `src/app/exporter.py`). Pure."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_PATHLIKE = re.compile(r"(?<![\w@:/])(?:\.{0,2}/)?[\w.\-]+(?:/[\w.\-]+)*(?:\.[A-Za-z0-9]{1,10}|/)")
+_EXT = re.compile(r"\.[A-Za-z0-9]{1,10}$")
+_TOO_COMMON = {"e.g", "i.e", "etc", "vs", "v1", "v2"}
+
+
+@dataclass(frozen=True)
+class Named:
+    path: str
+    line: int  # 1-based line of the decision file
+    quote: str  # that line, stripped
+
+
+class Tree:
+    """The paths of one tree, indexed for lookups by suffix."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.paths = set(paths)
+        self.by_name: dict[str, list[str]] = {}
+        for p in self.paths:
+            self.by_name.setdefault(posixpath.basename(p), []).append(p)
+
+    def find(self, token: str) -> str | None:
+        token = token.strip("`'\"()[]<>,;:").rstrip(".")
+        token = token.removeprefix("./")
+        if not token or token in _TOO_COMMON or not (_EXT.search(token) or "/" in token):
+            return None
+        if token in self.paths:
+            return token
+        name = posixpath.basename(token)
+        candidates = self.by_name.get(name, [])
+        if "/" in token:
+            candidates = [p for p in candidates if p.endswith("/" + token)]
+        return candidates[0] if len(candidates) == 1 else None
+
+
+def named_paths(text: str, first_line: int, tree: Tree, exclude: set[str]) -> list[Named]:
+    """Paths in `tree` that `text` (starting at `first_line` of its file) names."""
+    found: dict[str, Named] = {}
+    for offset, line in enumerate(text.splitlines()):
+        for m in _PATHLIKE.finditer(line):
+            path = tree.find(m.group(0))
+            if path and path not in exclude and path not in found:
+                found[path] = Named(path, first_line + offset, line.strip())
+    return list(found.values())

@@ -1,0 +1,231 @@
+"""Decision records and agent instructions into the graph, after the commit pass.
+
+Decisions are read from the tree at the head (and, for decision files the history deleted,
+from their last version), compared with what the graph holds by a hash of their text, and
+only the changed ones are blamed and linked to the files they rest on."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companybrain.graph.queries import repo_write
+from companybrain.repo import trees
+from companybrain.repo.blame import blame
+from companybrain.repo.commit_sync import Version
+from companybrain.repo.decision_files import is_decision_file, kind_of
+from companybrain.repo.decisions import DecisionEntry, parse_file
+from companybrain.repo.gitcmd import BlobReader
+from companybrain.repo.history import iso_ms
+from companybrain.repo.instructions import is_instruction_file, sections
+from companybrain.repo.links import supersessions
+from companybrain.repo.rationale import named_paths
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Store
+
+BATCH = 200
+MAX_COMMIT_RATIONALE = 50  # a recording commit that touched more files says little about each
+
+
+@dataclass
+class DecisionPass:
+    present: int = 0
+    removed: int = 0
+    changed: int = 0
+    supersessions: int = 0
+    unresolved: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Read:
+    entry: DecisionEntry
+    rev: str  # the commit whose tree holds this text
+    present: bool
+    removed_in: str | None
+
+
+def _hash(e: DecisionEntry) -> str:
+    said = "\x1f".join((e.text, e.title, e.status or "", e.date or ""))
+    return hashlib.sha1(said.encode("utf-8")).hexdigest()
+
+
+def read_decisions(repo_path: Path, head: str, deleted: dict[str, str]) -> list[_Read]:
+    """The decision log at `head`, plus the last version of decision files deleted before."""
+    out: list[_Read] = []
+    files = trees.decision_files(repo_path, head)
+    at_head = {path for _, path, _ in files}
+    with BlobReader(repo_path) as blobs:
+        for blob, path, kind in files:
+            text = blobs.text(blob) or ""
+            out += [_Read(e, head, True, None) for e in parse_file(path, text, kind)]
+        ids = {r.entry.id for r in out}
+        for path, sha in sorted(deleted.items()):
+            if path in at_head:
+                continue
+            old_kind = kind_of(path)
+            old_text = blobs.text(f"{sha}^:{path}")
+            if old_kind is None or old_text is None:
+                continue
+            for e in parse_file(path, old_text, old_kind):
+                if e.id not in ids:
+                    out.append(_Read(e, f"{sha}^", False, sha))
+                    ids.add(e.id)
+    return out
+
+
+def sync_decisions(
+    store: Store, repo_path: Path, repo: str, run: str, head: str, deleted: dict[str, str]
+) -> DecisionPass:
+    reads = read_decisions(repo_path, head, deleted)
+    known = repo_write.decision_hashes(store, repo)
+    report = DecisionPass()
+    rows = []
+    changed: list[_Read] = []
+    for r in reads:
+        e, digest = r.entry, _hash(r.entry)
+        rows.append(
+            {
+                "id": e.id,
+                "path": e.path,
+                "heading": e.heading,
+                "title": e.title,
+                "status": e.status,
+                "date": e.date,
+                "number": e.number,
+                "format": e.format,
+                "line_start": e.line_start,
+                "line_end": e.line_end,
+                "text": e.text,
+                "hash": digest,
+                "present": r.present,
+                "removed_in": r.removed_in,
+            }
+        )
+        before = known.get(e.id)
+        if before is None or before.get("hash") != digest or not before.get("commit"):
+            changed.append(r)
+        report.present += r.present
+        report.removed += not r.present
+    for start in range(0, len(rows), BATCH):
+        repo_write.write_decisions(store, repo, run, rows[start : start + BATCH])
+    repo_write.mark_absent(store, repo, [r.entry.id for r in reads if r.present], head)
+    report.changed = len(changed)
+    _provenance(store, repo_path, changed)
+    found, unresolved = supersessions([r.entry for r in reads])
+    repo_write.replace_supersessions(
+        store,
+        repo,
+        [
+            {"newer": s.newer, "older": s.older, "quote": s.quote, "recorded_in": s.recorded_in,
+             "line": s.line}
+            for s in found
+        ],
+    )  # fmt: skip
+    report.supersessions = len(found)
+    report.unresolved = [f"{ref.quote} (line {ref.line})" for ref in unresolved]
+    return report
+
+
+def _provenance(store: Store, repo_path: Path, changed: list[_Read]) -> None:
+    """RECORDED_IN from git blame, then RATIONALE for the changed decisions."""
+    by_file: dict[tuple[str, str], list[_Read]] = {}
+    for r in changed:
+        by_file.setdefault((r.rev, r.entry.path), []).append(r)
+    recorded: dict[str, tuple[str, str]] = {}  # id -> (first commit, last commit)
+    for (rev, path), reads in by_file.items():
+        b = blame(repo_path, rev, path)
+        for r in reads:
+            shas = b.commits_in(r.entry.line_start, r.entry.line_end)
+            if shas:
+                recorded[r.entry.id] = (shas[0], shas[-1])
+    times = repo_write.commit_times(store, sorted({c for c, _ in recorded.values()}))
+    prov: list[dict[str, Any]] = []
+    for did, (first, last) in recorded.items():
+        t = times.get(first, {})
+        prov.append(
+            {
+                "id": did,
+                "commit": first,
+                "last_commit": last,
+                "recorded_at": t.get("landed_at") or t.get("committer_at"),
+                "recorded_ms": t.get("landed_ms") or t.get("committer_ms"),
+            }
+        )
+    for start in range(0, len(prov), BATCH):
+        repo_write.write_provenance(store, prov[start : start + BATCH])
+    touched = repo_write.files_touched_by(store, sorted({c for c, _ in recorded.values()}))
+    tree_cache = trees.Trees(repo_path)
+    links: list[dict[str, Any]] = []
+    for r in changed:
+        e = r.entry
+        commit = recorded.get(e.id, (None, None))[0]
+        tree = tree_cache.at(commit or r.rev)
+        skip = {e.path}
+        for named in named_paths(e.text, e.line_start, tree, skip):
+            if is_decision_file(named.path):
+                continue
+            links.append(
+                {"id": e.id, "path": named.path, "via": "text", "line": named.line,
+                 "quote": named.quote, "commit": commit}
+            )  # fmt: skip
+        files = [
+            p
+            for p in touched.get(commit or "", [])
+            if p != e.path and not is_decision_file(p) and not is_instruction_file(p)
+        ]
+        if len(files) <= MAX_COMMIT_RATIONALE:
+            links += [
+                {"id": e.id, "path": p, "via": "commit", "line": None, "quote": None,
+                 "commit": commit}
+                for p in files
+            ]  # fmt: skip
+    ids = [r.entry.id for r in changed]
+    for start in range(0, max(len(ids), 1), BATCH):
+        chunk = set(ids[start : start + BATCH])
+        repo_write.replace_rationale(store, sorted(chunk), [x for x in links if x["id"] in chunk])
+
+
+def sync_instructions(
+    store: Store,
+    repo_path: Path,
+    repo: str,
+    run: str,
+    versions: dict[str, Version],
+    rewrite_all: bool = False,
+) -> int:
+    """Write the instruction versions the graph does not hold yet (all of them after a
+    rewritten history), with their sections."""
+    ids = list(versions)
+    known: set[str] = set()
+    for start in range(0, 0 if rewrite_all else len(ids), 500):
+        known |= repo_write.known_instructions(store, ids[start : start + 500])
+    fresh = [v for iid, v in versions.items() if iid not in known]
+    rows: list[dict[str, Any]] = []
+    with BlobReader(repo_path) as blobs:
+        for v in fresh:
+            text = blobs.text(v.blob) or ""
+            rows.append(
+                {
+                    "id": f"{v.path}@{v.blob}",
+                    "file": v.path,
+                    "blob": v.blob,
+                    "commit": v.commit,
+                    "date": v.date,
+                    "date_ms": iso_ms(v.date),
+                    "text": text,
+                    "sections": [
+                        {"heading": s.heading, "level": s.level, "line_start": s.line_start,
+                         "line_end": s.line_end, "text": s.text}
+                        for s in sections(text)
+                    ],
+                }
+            )  # fmt: skip
+            if len(rows) >= 50:
+                repo_write.write_instructions(store, repo, run, rows)
+                rows = []
+    if rows:
+        repo_write.write_instructions(store, repo, run, rows)
+    return len(fresh)
