@@ -94,8 +94,8 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org) -> None:
         raise Refused(PREVIOUS_OWNER, f"the quote lists {person.name} as a previous owner")
     standing = wording.standing(quote, person.id)
     if standing:
-        check, why = standing
-        raise Refused(check, f"the quote {why}: {person.name} is not the owner by it")
+        check, as_what = standing
+        raise Refused(check, f"the quote names {person.name} {as_what}, not as the owner")
     if field_role != "owner" and not _ownership_sentence(fact.quote, person.id, service.id, org):
         raise Refused(
             NO_OWNERSHIP_STATEMENT,
@@ -210,8 +210,8 @@ def _check_row(
     person_in, service_in = columns(PERSON, person), columns(SERVICE, service)
     if "owner" not in person_in:
         if "previous" in person_in:
-            raise Refused(PREVIOUS_OWNER, "the row lists them in a previous-owner column")
-        raise Refused(NO_OWNERSHIP_STATEMENT, "the row does not list them in an owner column")
+            raise Refused(PREVIOUS_OWNER, "the row lists the person in a previous-owner column")
+        raise Refused(NO_OWNERSHIP_STATEMENT, "the row does not list the person as owner")
     has_service_column = "service" in roles
     if (has_service_column and "service" not in service_in) or not service_in:
         raise Refused(NO_OWNERSHIP_STATEMENT, "the row does not list the service as its subject")

@@ -70,8 +70,8 @@ def field_role(key: str) -> str | None:
 
 
 def standing(quote: Template, owner: str) -> tuple[str, str] | None:
-    """Does the quote make `owner` a previous owner, or deny that they own it? Returns
-    (check, why) or None. A person named several times stands if any mention stands."""
+    """Does the quote name `owner` as a previous owner, or as someone who does not own it?
+    Returns (check, "as ...") or None. A person named several times stands if any mention stands."""
     me = marker(PERSON, owner)
     verdicts: list[tuple[str, str] | None] = []
     for clause in _clauses(quote):
@@ -92,14 +92,14 @@ def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
     near = " ".join(clause[prev + 1 : at])
     after = " ".join(clause[at + 1 : nxt])
     if re.search(r"\bfrom(?: the)?(?: previous| old| former)?(?: owner)?$", near):
-        return "previous_owner", "names them as the one ownership moves away from"
+        return "previous_owner", "as the one ownership moves away from"
     scope = f"{near} {after}"
     if m := _NEGATION.search(scope):
-        return "negated", f"says they do not own it ({m.group()!r})"
+        return "negated", f"as someone who does not own it ({m.group()!r})"
     if m := _PAST.search(scope) or _OWNED_THEN.search(after):
-        return "previous_owner", f"names them as a previous owner ({m.group()!r})"
+        return "previous_owner", f"as a previous owner ({m.group()!r})"
     if nxt is not None and _GIVES.search(after) and re.search(r"\bto$", after):
-        return "previous_owner", "names them as the one handing it over to someone else"
+        return "previous_owner", "as the one handing it over to someone else"
     return None
 
 

@@ -1,0 +1,1 @@
+"""Evaluations: how well the brain does on a corpus with known answers."""
