@@ -7,11 +7,12 @@ an ambiguous name never resolves to either."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from companybrain.model.records import Org
-from companybrain.policy.text import fold_name, normalise
+from companybrain.policy.text import fold_name
 
 PERSON = "p"
 SERVICE = "s"
@@ -21,6 +22,13 @@ MARKER = re.compile(r"<([ps]):([a-z0-9._-]+)>")
 _TOKEN = re.compile(r"[^\W_]+|[,;.!?()\[\]|:]")
 CLAUSE_END = frozenset(",;.!?()[]|:")
 Names = tuple[tuple[str, tuple[str, ...]], ...]  # (id, names) per entity
+# One-word names that are also common words ("we will own it", "the dev box") name someone
+# only when written with a capital letter; every other name matches in any case.
+COMMON_WORDS = frozenset(
+    "will may mark grant bill rob pat sue max june april august joy hope faith frank drew "
+    "chase dean guy jack art ray rich rose sky summer dawn eve ivy lane page reed wade win "
+    "young dev ops sam".split()
+)
 
 
 def marker(kind: str, entity_id: str) -> str:
@@ -72,7 +80,8 @@ class NameIndex:
         self._longest = max((len(w) for w in self._names), default=0)
 
     def template(self, text: str) -> Template:
-        raw = _TOKEN.findall(normalise(text))
+        cased = _TOKEN.findall(unicodedata.normalize("NFKC", text))
+        raw = [t.casefold() for t in cased]
         words = [i for i, t in enumerate(raw) if t not in CLAUSE_END]
         out: list[str] = []
         done = 0  # raw tokens before this index are already in `out`
@@ -81,6 +90,8 @@ class NameIndex:
             for n in range(min(self._longest, len(words) - w), 0, -1):
                 key = tuple(raw[i] for i in words[w : w + n])
                 found = self._names.get(key)
+                if found and n == 1 and key[0] in COMMON_WORDS and cased[words[w]].islower():
+                    found = None
                 if found:
                     out.extend(raw[done : words[w]])
                     out.append(found)  # a name spanning "S. Rao" becomes one marker
