@@ -25,9 +25,47 @@ Names = tuple[tuple[str, tuple[str, ...]], ...]  # (id, names) per entity
 # One-word names that are also common words ("we will own it", "the dev box") name someone
 # only when written with a capital letter; every other name matches in any case.
 COMMON_WORDS = frozenset(
-    "will may mark grant bill rob pat sue max june april august joy hope faith frank drew "
-    "chase dean guy jack art ray rich rose sky summer dawn eve ivy lane page reed wade win "
-    "young dev ops sam".split()
+    [
+        "will",
+        "may",
+        "mark",
+        "grant",
+        "bill",
+        "rob",
+        "pat",
+        "sue",
+        "max",
+        "june",
+        "april",
+        "august",
+        "joy",
+        "hope",
+        "faith",
+        "frank",
+        "drew",
+        "chase",
+        "dean",
+        "guy",
+        "jack",
+        "art",
+        "ray",
+        "rich",
+        "rose",
+        "sky",
+        "summer",
+        "dawn",
+        "eve",
+        "ivy",
+        "lane",
+        "page",
+        "reed",
+        "wade",
+        "win",
+        "young",
+        "dev",
+        "ops",
+        "sam",
+    ]
 )
 
 
