@@ -1,0 +1,264 @@
+"""Filling the board from the brain: an item for each decision entry and company record,
+sections for an entry too long for one model call (the whole waits for them), an item for
+each file summary and a folder item that waits for its files. Running it again adds what is
+new, re-reads what changed and drops what is gone; items already done stay done."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companybrain.board.options import BoardOptions
+from companybrain.board.sections import split
+from companybrain.board.worker import text_hash
+from companybrain.errors import InputError
+from companybrain.graph.queries import board_q
+from companybrain.repo import gitcmd
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Store
+
+FILE_MODES = ("rationale", "all", "none")
+MAX_FILE_BYTES = 400_000
+Row = dict[str, Any]
+
+
+@dataclass
+class FillReport:
+    created: int = 0  # items created (sections, files and folders included)
+    entries: int = 0  # entries and records new or changed
+    unchanged: int = 0
+    removed: int = 0  # items whose entry left the brain
+    files: int = 0
+    skipped_files: list[str] = field(default_factory=list)  # with the reason
+    repo: str | None = None
+
+
+def fill(
+    brain: Store,
+    board: Store,
+    options: BoardOptions,
+    *,
+    repo: Path | None = None,
+    files: str = "rationale",
+    on_file: Callable[[str], None] | None = None,
+) -> FillReport:
+    if files not in FILE_MODES:
+        raise InputError(f"--files must be one of {', '.join(FILE_MODES)}, got {files!r}")
+    board.ensure_schema()
+    report = FillReport()
+    existing = board_q.top_item_hashes(board)
+    order = board_q.next_order(board)
+    rows: list[Row] = []
+    pairs: list[Row] = []
+    replace: list[str] = []
+    current: set[str] = set()
+
+    for e in board_q.brain_entries(brain):
+        kind = "entry" if e["label"] == "Decision" else "record"
+        item_id = f"{kind}:{e['id']}"
+        current.add(item_id)
+        digest = text_hash(e["text"])
+        if existing.get(item_id) == digest:
+            report.unchanged += 1
+            continue
+        if item_id in existing:
+            replace.append(item_id)
+        report.entries += 1
+        item = {
+            "id": item_id,
+            "kind": kind,
+            "entry": e["id"],
+            "label": e["label"],
+            "title": e["title"] or e["id"],
+            "hash": digest,
+            "path": e["path"],
+        }
+        order = _with_sections(
+            rows, pairs, order, item, e["text"], options.max_chars, keep_text=False
+        )
+
+    file_paths = _file_paths(brain, files)
+    changed_files = False
+    if file_paths:
+        where = repo or _repo_of(brain)
+        if where is None:
+            report.skipped_files.append("file summaries need the repository: pass --repo PATH")
+        else:
+            report.repo = str(where)
+            for path in file_paths:
+                if on_file:
+                    on_file(path)
+                text = _file_text(where, path, report)
+                if text is None:
+                    continue
+                item_id = f"file:{path}"
+                current.add(item_id)
+                digest = text_hash(text)
+                if existing.get(item_id) == digest:
+                    continue
+                changed_files = True
+                if item_id in existing:
+                    replace.append(item_id)
+                report.files += 1
+                item = {
+                    "id": item_id,
+                    "kind": "file",
+                    "entry": path,
+                    "label": "File",
+                    "title": path,
+                    "hash": digest,
+                    "path": path,
+                }
+                order = _with_sections(
+                    rows, pairs, order, item, text, options.max_chars, keep_text=True
+                )
+    scanned = ("entry:", "record:", "file:") if report.repo else ("entry:", "record:")
+    gone = [i for i in existing if i not in current and i.startswith(scanned)]
+    report.removed = len(gone)
+    files_gone = any(i.startswith("file:") for i in gone)
+    rebuild = changed_files or files_gone
+    if rebuild:  # folders are cheap: summarise them again over their files
+        replace += [i for i in existing if i.startswith("dir:")]
+    board_q.delete_items(board, replace + gone)
+    report.created += board_q.create_items(board, rows)
+    board_q.link_parts(board, pairs)
+    if rebuild:
+        files_now = sorted(i.removeprefix("file:") for i in current if i.startswith("file:"))
+        report.created += _folders(board, files_now, order)
+    return report
+
+
+def _with_sections(
+    rows: list[Row],
+    pairs: list[Row],
+    order: int,
+    item: Row,
+    text: str,
+    max_chars: int,
+    *,
+    keep_text: bool,
+) -> int:
+    """The item and, when `text` is too long for one call, its sections first (the whole
+    waits for them)."""
+    spans = split(text, max_chars)
+    parts = len(spans) if len(spans) > 1 else 0
+    for n, (start, end) in enumerate(spans if parts else [], 1):
+        part_id = f"part:{item['id']}#{n}"
+        rows.append(
+            _item(
+                **{
+                    **item,
+                    "id": part_id,
+                    "kind": "part",
+                    "title": f"{item['title']} ({n}/{parts})",
+                },
+                order=order,
+                parent=item["id"],
+                start=start,
+                end=end,
+                text=text[start:end] if keep_text else None,
+            )
+        )
+        pairs.append({"child": part_id, "parent": item["id"]})
+        order += 1
+    rows.append(
+        _item(
+            **item,
+            order=order,
+            waiting=parts,
+            parts=parts,
+            end=len(text),
+            text=text if keep_text else None,
+        )
+    )
+    return order + 1
+
+
+def _item(**fields: Any) -> Row:
+    """A row for board_q.create_items, every column present."""
+    row: Row = dict.fromkeys(
+        ("id", "kind", "entry", "label", "title", "hash", "parent", "text", "path"), None
+    )
+    row.update(order=0, waiting=0, start=0, end=0, parts=0)
+    row.update(fields)
+    return row
+
+
+def _folders(board: Store, files: list[str], order: int) -> int:
+    """A folder item per folder holding a summarised file, waiting for its files and
+    sub-folders that are not finished yet; deepest folders first."""
+    if not files:
+        return 0
+    statuses = board_q.item_statuses(board)
+    children: dict[str, list[str]] = {}
+    for path in files:
+        child, folder = f"file:{path}", posixpath.dirname(path) or "."
+        while True:
+            children.setdefault(folder, [])
+            if child not in children[folder]:
+                children[folder].append(child)
+            if folder == ".":
+                break
+            child, folder = f"dir:{folder}", posixpath.dirname(folder) or "."
+    rows: list[Row] = []
+    pairs: list[Row] = []
+    for folder in sorted(children, key=lambda f: (-f.count("/") - (f != "."), f)):
+        waiting = sum(
+            1 for c in children[folder] if statuses.get(c, "pending") in ("pending", "claimed")
+        )
+        item_id = f"dir:{folder}"
+        rows.append(
+            _item(
+                id=item_id,
+                kind="dir",
+                entry=folder,
+                label="Folder",
+                title=f"{folder}/",
+                order=order,
+                waiting=waiting,
+                hash="",
+                path=folder,
+                parts=len(children[folder]),
+            )
+        )
+        pairs += [{"child": c, "parent": item_id} for c in children[folder]]
+        order += 1
+    created = board_q.create_items(board, rows)
+    board_q.link_parts(board, pairs)
+    return created
+
+
+def _file_paths(brain: Store, mode: str) -> list[str]:
+    if mode == "none":
+        return []
+    if mode == "all":
+        return sorted(board_q.known_paths(brain))
+    return board_q.rationale_files(brain)
+
+
+def _repo_of(brain: Store) -> Path | None:
+    for repo in board_q.decision_repos(brain):
+        candidate = Path(repo)
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def _file_text(repo: Path, path: str, report: FillReport) -> str | None:
+    """The file as it is at HEAD; None (with the reason noted) when it cannot be read."""
+    try:
+        data = gitcmd.run(repo, "show", f"HEAD:{path}")
+    except gitcmd.GitError:
+        report.skipped_files.append(f"{path}: not in HEAD (deleted or renamed)")
+        return None
+    if b"\0" in data[:8000]:
+        report.skipped_files.append(f"{path}: binary")
+        return None
+    if len(data) > MAX_FILE_BYTES:
+        report.skipped_files.append(f"{path}: larger than {MAX_FILE_BYTES} bytes")
+        return None
+    return data.decode("utf-8", "replace")

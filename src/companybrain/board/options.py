@@ -1,0 +1,40 @@
+"""How the board runs: claim expiry, the attempts cap, the section size, polling."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from companybrain.errors import ConfigError
+
+WORKER_KINDS = ("rules", "model")
+
+
+@dataclass(frozen=True)
+class BoardOptions:
+    claim_ttl_s: float = 120.0  # a claim not finished by then is up for takeover
+    max_attempts: int = 3  # an item that keeps failing stops here and shows as failed
+    max_chars: int = 12_000  # longer entries are read section by section
+    poll_s: float = 0.25  # how often an idle worker looks again while others work
+
+    def validate(self) -> BoardOptions:
+        if self.claim_ttl_s <= 0:
+            raise ConfigError("--claim-ttl must be positive")
+        if self.max_attempts < 1:
+            raise ConfigError("--max-attempts must be at least 1")
+        if self.max_chars < 200:
+            raise ConfigError("--max-chars must be at least 200")
+        return self
+
+    @property
+    def ttl_ms(self) -> int:
+        return int(self.claim_ttl_s * 1000)
+
+
+def board_graph(graph: str) -> str:
+    """The board of graph `brain` is the graph `brain_board`."""
+    return f"{graph}_board"
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)

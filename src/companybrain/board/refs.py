@@ -1,0 +1,88 @@
+"""Resolving how one entry names another ("ADR-7", "ADR 0007", "[ADR-0012](0012-x.md)",
+"docs/adr/0003-use-markdown.md", a record id such as ADR-007) to an entry id in the brain.
+Ambiguous or unknown references resolve to nothing rather than to a guess."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)\)")
+_ADR_NUMBER = re.compile(r"\b(?:ADR|RFC|DR)[-\s_]?0*(\d+)\b", re.I)
+_LEADING_NUMBER = re.compile(r"^(?:adr[-_])?0*(\d+)[-_.]", re.I)
+
+
+@dataclass(frozen=True)
+class EntryRef:
+    id: str
+    title: str | None = None
+    path: str | None = None
+    date: str | None = None
+    label: str = "Decision"
+
+    @property
+    def number(self) -> int | None:
+        """The record number an entry is known by: 0007-x.md, ADR-007, "ADR 7: ..."."""
+        base = posixpath.basename(self.path or self.id.split("#", 1)[0])
+        for candidate in (base, self.id):
+            m = _LEADING_NUMBER.match(candidate)
+            if m:
+                return int(m.group(1))
+            m = _ADR_NUMBER.fullmatch(candidate.strip())
+            if m:
+                return int(m.group(1))
+        m = _ADR_NUMBER.match(self.title or "")
+        return int(m.group(1)) if m else None
+
+
+class RefIndex:
+    def __init__(self, entries: Iterable[EntryRef]) -> None:
+        self.entries = {e.id: e for e in entries}
+        self._by_number: dict[int, list[str]] = {}
+        self._by_base: dict[str, list[str]] = {}
+        for e in self.entries.values():
+            n = e.number
+            if n is not None:
+                self._by_number.setdefault(n, []).append(e.id)
+            if e.path:
+                self._by_base.setdefault(posixpath.basename(e.path).lower(), []).append(e.id)
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self.entries
+
+    def get(self, entry_id: str) -> EntryRef | None:
+        return self.entries.get(entry_id)
+
+    def resolve(self, ref: str, from_entry: str) -> str | None:
+        """The entry id `ref` names, read from inside `from_entry`; None when unknown."""
+        ref = ref.strip().strip("`'\".,;:")
+        if not ref:
+            return None
+        if ref in self.entries:
+            return ref
+        link = _LINK.search(ref)
+        if link:
+            return self._by_path(link.group(2), from_entry) or self.resolve(
+                link.group(1), from_entry
+            )
+        if ref.lower().endswith(".md"):
+            return self._by_path(ref, from_entry)
+        m = _ADR_NUMBER.search(ref)
+        if m:
+            found = [i for i in self._by_number.get(int(m.group(1)), []) if i != from_entry]
+            return found[0] if len(found) == 1 else None
+        return None
+
+    def _by_path(self, target: str, from_entry: str) -> str | None:
+        target = target.split("#", 1)[0]
+        here = self.entries.get(from_entry)
+        if here and here.path and not target.startswith("/"):
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(here.path), target))
+            if joined in self.entries:
+                return joined
+        if target.lstrip("/") in self.entries:
+            return target.lstrip("/")
+        found = self._by_base.get(posixpath.basename(target).lower(), [])
+        return found[0] if len(found) == 1 else None

@@ -1,0 +1,246 @@
+"""Checks on what a board worker (rules or model) read out of an entry. Plain functions: each
+returns whether the finding is kept and, when it is not, the reason. Nothing a worker
+proposes reaches the brain without passing here.
+
+- every quote appears verbatim in the entry;
+- every figure appears inside its quote;
+- every file name exists in git (the caller passes the set of known paths);
+- a summary that names a function or class keeps it only if each part of the qualified
+  name (`TaskStore.add`) is an identifier in that file. Not the exact dotted string: no file
+  contains "TaskStore.add", and checking for it once threw out thirteen good summaries.
+  This is a presence check; it does not prove that `add` belongs to `TaskStore`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from companybrain.model.findings import Finding, FindingKind, Verdict
+from companybrain.policy.text import normalise, quote_in
+
+# Relations as read from one side: the passive forms are kept on the board and turned
+# into the active form (A supersedes B) when a handoff is raised.
+RELATIONS = ("supersedes", "replaces", "reverts")
+PASSIVE = {"superseded_by": "supersedes", "replaced_by": "replaces", "reverted_by": "reverts"}
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DOTTED = re.compile(r"(?<![\w.`])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?(?![\w`])")
+_CALL = re.compile(r"(?<![\w.`])([A-Za-z_]\w*)\(\)")
+_SNAKE = re.compile(r"(?<![\w.`])[a-z]\w*_\w+(?![\w`])")
+_BACKTICKED = re.compile(r"`([^`\n]+)`")
+_CODE_SPAN = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\(.*\))?$")
+# Dotted words that are prose, not code.
+_ABBREVIATIONS = {"e.g", "i.e", "etc", "vs", "a.k.a", "n.b", "cf"}
+# A dotted name ending like this is a file name, checked as a file, not as code.
+_FILE_EXTENSIONS_WORDS = (
+    "py pyi md txt rst json yaml yml toml ini cfg conf js mjs cjs ts tsx jsx go rs java kt "
+    "rb php cs c h cc cpp hpp sh bash zsh sql html css scss lock xml csv proto tf "
+    "dockerfile gradle swift scala ex exs erl hs ml lua r jl vue svelte"
+)
+FILE_EXTENSIONS = frozenset(_FILE_EXTENSIONS_WORDS.split())
+
+
+@dataclass(frozen=True)
+class Check:
+    kept: bool
+    reason: str | None = None
+
+
+KEPT = Check(True)
+
+
+def reject(reason: str) -> Check:
+    return Check(False, reason)
+
+
+# -- findings ----------------------------------------------------------------------------
+
+
+def check_finding(
+    finding: Finding,
+    entry_text: str,
+    known_paths: Collection[str],
+    known_entries: Collection[str] | None = None,
+) -> Check:
+    """Keep `finding` only if it rests on `entry_text` and says nothing beyond its quote."""
+    if not finding.quote.strip():
+        return reject("no quote")
+    if not quote_in(finding.quote, entry_text):
+        return reject(f"quote not found verbatim in {finding.entry}: {_short(finding.quote)!r}")
+    if not finding.value.strip():
+        return reject(f"empty {finding.kind.value}")
+    if finding.kind is not FindingKind.EXPERIMENT and finding.verdict is not None:
+        return reject(f"a {finding.kind.value} carries no verdict")
+    if finding.kind is not FindingKind.RELATION and finding.relation is not None:
+        return reject(f"a {finding.kind.value} carries no relation")
+    kind_check = {
+        FindingKind.MEASUREMENT: _check_measurement,
+        FindingKind.EXPERIMENT: _check_experiment,
+        FindingKind.FILE: lambda f: _check_file(f, known_paths),
+        FindingKind.CONCEPT: _check_concept,
+        FindingKind.RELATION: lambda f: _check_relation(f, known_entries),
+    }[finding.kind]
+    return kind_check(finding)
+
+
+def figure_in_quote(figure: str, quote: str) -> bool:
+    """Does `figure` appear in `quote` as a whole figure ("2x" is not inside "12x")?"""
+    fig, text = normalise(figure), normalise(quote)
+    if not fig:
+        return False
+    pattern = r"(?<![\w.,])" + re.escape(fig) + r"(?![\w]|[.,]\d)"
+    return re.search(pattern, text) is not None
+
+
+def numbers_outside(value: str, quote: str) -> list[str]:
+    """The numbers in `value` that its quote does not contain."""
+    in_quote = set(_NUMBER.findall(normalise(quote)))
+    return [n for n in _NUMBER.findall(normalise(value)) if n not in in_quote]
+
+
+def _check_measurement(f: Finding) -> Check:
+    if not _NUMBER.search(f.value):
+        return reject(f"measurement {f.value!r} has no figure")
+    if not figure_in_quote(f.value, f.quote):
+        return reject(f"figure {f.value!r} does not appear in its quote {_short(f.quote)!r}")
+    if len(f.quote.split()) < 2:
+        return reject(f"quote {f.quote!r} is the bare figure: it says nothing about what")
+    return KEPT
+
+
+def _check_experiment(f: Finding) -> Check:
+    if f.verdict is None or f.verdict not in set(Verdict):
+        return reject("an experiment needs a verdict (disproven, confirmed or reverted)")
+    missing = numbers_outside(f.value, f.quote)
+    if missing:
+        return reject(f"figure(s) {', '.join(missing)} of the claim do not appear in its quote")
+    if len(f.quote.split()) < 2:
+        return reject(f"quote {f.quote!r} is too short to carry an experiment")
+    return KEPT
+
+
+def _check_file(f: Finding, known_paths: Collection[str]) -> Check:
+    path = f.value.strip().removeprefix("./")
+    if path not in known_paths:
+        return reject(f"no file {f.value!r} in git")
+    name = PurePosixPath(path).name
+    if normalise(name) not in normalise(f.quote):
+        return reject(f"the quote does not name {name}")
+    return KEPT
+
+
+def _check_concept(f: Finding) -> Check:
+    if normalise(f.value) not in normalise(f.quote):
+        return reject(f"concept {f.value!r} does not appear in its quote")
+    missing = numbers_outside(f.value, f.quote)
+    if missing:
+        return reject(f"figure(s) {', '.join(missing)} do not appear in the quote")
+    return KEPT
+
+
+def _check_relation(f: Finding, known_entries: Collection[str] | None) -> Check:
+    if f.relation not in RELATIONS and f.relation not in PASSIVE:
+        return reject(f"unknown relation {f.relation!r}")
+    if f.value == f.entry:
+        return reject("an entry cannot relate to itself")
+    if known_entries is not None and f.value not in known_entries:
+        return reject(f"{f.value!r} is no entry in the brain")
+    return KEPT
+
+
+# -- summaries ---------------------------------------------------------------------------
+
+
+def code_names(summary: str) -> list[str]:
+    """Functions and classes a summary names: `backticked` code, dotted names, `name()` calls
+    and snake_case words. Plain words are prose, not names."""
+    found: list[str] = []
+    for span in _BACKTICKED.findall(summary):
+        match = _CODE_SPAN.match(span.strip())
+        if match:
+            found.append(match.group(1))
+    prose = _BACKTICKED.sub(" ", summary)
+    found += [m.group(0).removesuffix("()") for m in _DOTTED.finditer(prose)]
+    found += _CALL.findall(prose)
+    found += _SNAKE.findall(prose)
+    names: list[str] = []
+    for name in found:
+        name = name.rstrip(".")
+        if _is_code_name(name) and name not in names:
+            names.append(name)
+    return names
+
+
+def _is_code_name(name: str) -> bool:
+    if not name or name.casefold() in _ABBREVIATIONS:
+        return False
+    last = name.rsplit(".", 1)[-1].casefold()
+    if "." in name and last in FILE_EXTENSIONS:
+        return False  # a file name
+    return not (len(name) < 2 and "." not in name)
+
+
+def identifiers(text: str) -> set[str]:
+    return set(_IDENTIFIER.findall(text))
+
+
+def check_summary(summary: str, path: str, file_text: str) -> Check:
+    """Keep a file (or folder) summary only if every code name it mentions is there: each
+    part of a qualified name must be an identifier in `file_text`."""
+    if not summary.strip():
+        return reject("empty summary")
+    present = identifiers(file_text)
+    own_name = PurePosixPath(path).name
+    for name in code_names(summary):
+        if name in (own_name, PurePosixPath(own_name).stem):
+            continue
+        missing = [part for part in name.split(".") if part not in present]
+        if missing:
+            return reject(f"`{name}`: {', '.join(missing)} is not an identifier in {path}")
+    return KEPT
+
+
+# -- handoffs ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """What a confirming agent's judgement counts as."""
+
+    outcome: str  # confirmed | rejected | not_counted
+    reason: str
+
+
+def check_confirmation(
+    raised_by: str,
+    agent: str,
+    quote_from: str,
+    from_text: str,
+    quote_to: str,
+    to_text: str,
+    *,
+    from_id: str,
+    to_id: str,
+) -> Confirmation:
+    """A handoff counts only when a different agent confirms it with a quote from each side."""
+    if agent == raised_by:
+        return Confirmation(
+            "not_counted", f"{agent} raised this handoff; only a different agent can confirm it"
+        )
+    for side, quote, text in ((from_id, quote_from, from_text), (to_id, quote_to, to_text)):
+        if not quote.strip():
+            return Confirmation("rejected", f"the confirmation has no quote from {side}")
+        if not quote_in(quote, text):
+            return Confirmation(
+                "rejected", f"the confirmation's quote is not in {side}: {_short(quote)!r}"
+            )
+    return Confirmation("confirmed", f"confirmed by {agent} with a quote from each side")
+
+
+def _short(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
