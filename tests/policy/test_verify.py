@@ -226,6 +226,36 @@ def test_each_ownership_check_refuses_with_a_reason(
             None,
         ),
         (
+            "| Service | Owner |\n|---|---|\n| Billing Gateway | Ben (was Aria) |",
+            "| Billing Gateway | Ben (was Aria) |",
+            "aria",
+            "previous_owner",
+        ),
+        (
+            "| Service | Owner |\n|---|---|\n| Billing Gateway | Ben (was Aria) |",
+            "| Billing Gateway | Ben (was Aria) |",
+            "ben",
+            None,
+        ),
+        (
+            "Owner: Ben Okafor (billing gateway; previous: Aria Novak)",
+            "Owner: Ben Okafor (billing gateway; previous: Aria Novak)",
+            "aria",
+            "no_ownership_statement",
+        ),
+        (
+            "Ben owns the billing gateway - not Aria.",
+            "Ben owns the billing gateway - not Aria.",
+            "ben",
+            None,
+        ),
+        (
+            "Alert routes for the billing gateway moved to Aria's pager.",
+            "Alert routes for the billing gateway moved to Aria's pager.",
+            "aria",
+            "no_ownership_statement",
+        ),
+        (
             "Aria led the billing gateway drill; Ben owns the ledger service.",
             "Aria led the billing gateway drill; Ben owns the ledger service.",
             "aria",

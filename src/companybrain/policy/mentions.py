@@ -21,6 +21,7 @@ MARKER = re.compile(r"<([ps]):([a-z0-9._-]+)>")
 # Words, plus the punctuation that ends a clause (kept so that clauses can be told apart).
 _TOKEN = re.compile(r"[^\W_]+|[,;.!?()\[\]|:]")
 CLAUSE_END = frozenset(",;.!?()[]|:")
+_SPACED_DASH = re.compile(r"\s[-\u2012\u2013\u2014\u2015]+\s")  # "owns it — not Ines": a clause end
 Names = tuple[tuple[str, tuple[str, ...]], ...]  # (id, names) per entity
 # One-word names that are also common words ("we will own it", "the dev box") name someone
 # only when written with a capital letter; every other name matches in any case.
@@ -82,7 +83,8 @@ class NameIndex:
         self._longest = max((len(w) for w in self._names), default=0)
 
     def template(self, text: str) -> Template:
-        cased = _TOKEN.findall(unicodedata.normalize("NFKC", text))
+        text = _SPACED_DASH.sub(" ; ", unicodedata.normalize("NFKC", text))
+        cased = _TOKEN.findall(text)
         raw = [t.casefold() for t in cased]
         words = [i for i, t in enumerate(raw) if t not in CLAUSE_END]
         out: list[str] = []

@@ -92,6 +92,10 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org) -> None:
         return
     if field_role == "previous":
         raise Refused(PREVIOUS_OWNER, f"the quote lists {person.name} as a previous owner")
+    if field_role == "owner" and field and template(field[1], org).ids(PERSON)[:1] != [person.id]:
+        raise Refused(
+            NO_OWNERSHIP_STATEMENT, f"the line names someone else than {person.name} as owner"
+        )
     standing = wording.standing(quote, person.id)
     if standing:
         check, as_what = standing
@@ -208,6 +212,13 @@ def _check_row(
         return found
 
     person_in, service_in = columns(PERSON, person), columns(SERVICE, service)
+    for i, cell in enumerate(cells):  # "| Billing Gateway | Ben (was Aria) |"
+        if (
+            i < len(roles)
+            and roles[i] == "owner"
+            and (said := wording.standing(template(cell, org), person))
+        ):
+            raise Refused(said[0], f"the row's owner column names them {said[1]}")
     if "owner" not in person_in:
         if "previous" in person_in:
             raise Refused(PREVIOUS_OWNER, "the row lists the person in a previous-owner column")

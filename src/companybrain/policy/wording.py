@@ -14,8 +14,7 @@ _CUE = re.compile(
     r"\b(?:own|owns|owned|owning|owner|owners|ownership|co owns?|co owners?"
     r"|(?:take|takes|took|taken|taking) over|hand(?:s|ed|ing)?\b.*\bover|handover"
     r"|hand(?:s|ed|ing)? (?:\S+ ){1,4}?to|transfer|transfers|transferred|transferring"
-    r"|point of contact|review contact|contact for|poc"
-    r"|(?:moves|moved|passes|passed|goes|went) (?:over )?to)\b"
+    r"|point of contact|review contact|contact person|poc)\b"
 )
 # In a clause, these make a named person a previous owner ("used to own", "previously").
 _PAST = re.compile(
@@ -93,6 +92,8 @@ def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
     after = " ".join(clause[at + 1 : nxt])
     if re.search(r"\bfrom(?: the)?(?: previous| old| former)?(?: owner)?$", near):
         return "previous_owner", "as the one ownership moves away from"
+    if re.search(r"\b(?:was|were|previously|formerly|ex|prev|before)$", near):
+        return "previous_owner", f"as a previous owner ({near.rsplit(' ', 1)[-1]!r})"
     scope = f"{near} {after}"
     if m := _NEGATION.search(scope):
         return "negated", f"as someone who does not own it ({m.group()!r})"
