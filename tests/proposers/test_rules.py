@@ -50,6 +50,28 @@ def kept(text: str, kind: str = "chat", **fields: object) -> set[tuple[str, str]
             {("search-index", "dev"), ("payments-api", "dev")},
         ),
         ("A. Novak owns the ledger service.", {("ledger", "aria")}),
+        ("Going forward, Cora will own the billing gateway.", {("billing-gateway", "cora")}),
+        ("Cora Lind is now the owner of the billing gateway.", {("billing-gateway", "cora")}),
+        ("Cora took over as owner of the billing gateway in May.", {("billing-gateway", "cora")}),
+        ("The billing gateway has been taken over by Cora.", {("billing-gateway", "cora")}),
+        ("The billing gateway (owned by Ben) is down.", {("billing-gateway", "ben")}),
+        ("Ben is the billing gateway owner.", {("billing-gateway", "ben")}),
+        ("The billing gateway's review contact is Dana Reyes.", {("billing-gateway", "dana")}),
+        ("Omar Haddad, who owns the ledger service, is out.", {("ledger", "omar")}),
+        (
+            "Aria and Ben own the billing gateway.",
+            {("billing-gateway", "aria"), ("billing-gateway", "ben")},
+        ),
+        (
+            "Ben owns billing-gw and Aria owns the search index.",
+            {("billing-gateway", "ben"), ("search-index", "aria")},
+        ),
+        ("Ben no longer owns billing-gw; Aria owns it now.", set()),
+        ("We are transferring ownership of the ledger service to Omar.", {("ledger", "omar")}),
+        (
+            "Ben will hand the billing gateway over to Cora next week.",
+            {("billing-gateway", "cora")},
+        ),
         ("bokafor now owns pay-api", {("payments-api", "ben")}),
         (
             "The Payments API is owned by Ben from 30 September, 12:00 UTC.",
@@ -122,6 +144,7 @@ def test_a_table_with_previous_and_new_owner_columns_names_only_the_new_owner() 
     ("text", "fields", "expected"),
     [
         ("Owner: Dev Patel (Search Index)\nRotation: search", {}, {("search-index", "dev")}),
+        ("Owner of the ledger service: Omar Haddad", {}, {("ledger", "omar")}),
         (
             "**Owner:** Dev Patel\n\nSteps follow.",
             {"about": ("search-index",)},

@@ -22,19 +22,12 @@ _SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
 _SPACE = re.compile(r"\s+")
 # A full stop after one of these does not end a sentence ("S. Rao", "e.g. the gateway").
 _ABBREVIATIONS = {"e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "no", "cf", "approx"}
-# Field names that introduce an owner: only these lines are cut out of their paragraph.
-OWNER_FIELDS = {
-    "owner",
-    "owners",
-    "service owner",
-    "system owner",
-    "current owner",
-    "new owner",
-    "owned by",
-    "point of contact",
-    "review contact",
-    "poc",
-}
+# Field names that introduce an owner ("Owner:", "Owner of the ledger: ..."): only these
+# lines are cut out of their paragraph.
+OWNER_FIELD = re.compile(
+    r"^(?:(?:service|system|current|new|previous|former) )?(?:owner|owners|owned by"
+    r"|point of contact|review contact|poc)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -109,7 +102,7 @@ def units(text: str) -> list[Unit]:
             out.append(Unit(HEADING, collapse(heading.group("title")), section))
         elif not stripped:
             flush_paragraph()
-        elif (kv := field_of(line)) and kv[0] in OWNER_FIELDS:
+        elif (kv := field_of(line)) and OWNER_FIELD.match(kv[0]):
             flush_paragraph()
             out.append(Unit(FIELD, collapse(line), section))
         else:

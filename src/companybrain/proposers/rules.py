@@ -14,7 +14,8 @@ from companybrain.policy.mentions import MARKER, PERSON, SERVICE, Template, temp
 NAME = "rules"
 
 _ID = r"[a-z0-9._-]+"
-_P = rf"<p:(?P<p>{_ID})>"
+_P = rf"(?P<p><p:{_ID}>)"
+_PL = rf"(?P<p>(?:<p:{_ID}> and )*<p:{_ID}>)"  # "Aria and Ben own ..."
 _SL = rf"(?P<slist><s:{_ID}>(?: (?:and |or |as well as )?(?:the )?<s:{_ID}>)*)"
 _FROM = r"(?: from (?P<oldspan>(?:\S+ ){0,5}?\S+))?"
 _ADV = (
@@ -44,12 +45,15 @@ _GIVE = (
 # Each names the current owner (group p) of the services in group slist.
 _CURRENT = [
     # "Kenji owns reco-engine", "Linnea Berg has taken over the Identity Service"
-    rf"{_P} {_ADV}(?:(?:will|shall) {_ADV})?(?:owns|own|has owned|have owned|{_TAKE_OVER}"
-    rf"(?: as {_ART}{_ROLE} (?:of|for))?) {_ART}{_SL}",
+    # "Omar Haddad, who owns the ledger service, ..."; "Aria and Ben own the gateway"
+    rf"{_PL} (?:who )?{_ADV}(?:(?:will|shall) {_ADV})?(?:owns|own|has owned|have owned"
+    rf"|{_TAKE_OVER}(?: as {_ART}{_ROLE} (?:of|for))?) {_ART}{_SL}",
     # "Zofia is the point of contact for risk scoring", "Kofi as owner of the gateway"
     rf"{_P} (?:{_ADV}{_IS} {_ADV}|as ){_ART}{_ROLE} (?:of|for) {_ART}{_SL}",
     # "BILLING-GW is owned by aria", "has been owned by Elif since March", "taken over by"
     rf"{_SL} {_AUX}(?:owned|taken over) by {_ADV}{_P}",
+    # "Ben is the billing gateway owner"
+    rf"{_P} {_ADV}{_IS} {_ADV}{_ART}{_SL} {_ROLE}",
     # "The point of contact for risk scoring is Zofia Kowalska"
     rf"{_ART}{_ROLE} (?:of|for) {_ART}{_SL} {_IS} {_ADV}{_P}",
     # "the billing gateway's owner is Kofi"
@@ -63,7 +67,7 @@ _CURRENT = [
 # Each names someone who no longer owns (group p): proposed so that the verifier's refusal
 # is on record ("used to own", "previously owned by", "no longer owns").
 _FORMER = [
-    rf"{_P} {_ADV}(?:used to own|no longer owns?|previously owned|formerly owned|once owned"
+    rf"{_PL} {_ADV}(?:used to own|no longer owns?|previously owned|formerly owned|once owned"
     rf"|originally owned|owned) {_ART}{_SL}",
     rf"{_SL} (?:was|were|had been|is no longer|are no longer|used to be)"
     rf" (?:previously |formerly |originally |once )?owned by {_P}",
@@ -108,9 +112,8 @@ def sentence_owners(t: Template) -> list[tuple[str, str]]:
     for pattern in (*CURRENT, *FORMER):
         for m in pattern.finditer(text):
             services = [s for k, s in MARKER.findall(m.group("slist")) if k == SERVICE]
-            owners = [m.group("p")]
-            old = m.groupdict().get("oldspan")
-            owners += [p for k, p in MARKER.findall(old or "") if k == PERSON]
+            old = m.groupdict().get("oldspan") or ""
+            owners = [p for k, p in MARKER.findall(f"{m.group('p')} {old}") if k == PERSON]
             pairs += [(s, p) for s in services for p in owners]
     return list(dict.fromkeys(pairs))
 
