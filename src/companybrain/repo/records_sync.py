@@ -161,31 +161,51 @@ def _provenance(store: Store, repo_path: Path, changed: list[_Read]) -> None:
     links: list[dict[str, Any]] = []
     for r in changed:
         e = r.entry
-        commit = recorded.get(e.id, (None, None))[0]
-        tree = tree_cache.at(commit or r.rev)
-        skip = {e.path}
-        for named in named_paths(e.text, e.line_start, tree, skip):
-            if is_decision_file(named.path):
-                continue
-            links.append(
-                {"id": e.id, "path": named.path, "via": "text", "line": named.line,
-                 "quote": named.quote, "commit": commit}
-            )  # fmt: skip
-        files = [
-            p
-            for p in touched.get(commit or "", [])
-            if p != e.path and not is_decision_file(p) and not is_instruction_file(p)
-        ]
-        if len(files) <= MAX_COMMIT_RATIONALE:
-            links += [
-                {"id": e.id, "path": p, "via": "commit", "line": None, "quote": None,
-                 "commit": commit}
-                for p in files
-            ]  # fmt: skip
+        span = recorded.get(e.id)
+        links += _rationale(
+            e, r.rev, span[0] if span else None, span[1] if span else None, tree_cache, touched
+        )
     ids = [r.entry.id for r in changed]
     for start in range(0, max(len(ids), 1), BATCH):
         chunk = set(ids[start : start + BATCH])
         repo_write.replace_rationale(store, sorted(chunk), [x for x in links if x["id"] in chunk])
+
+
+def _rationale(
+    e: DecisionEntry,
+    rev: str,
+    first: str | None,
+    last: str | None,
+    tree_cache: trees.Trees,
+    touched: dict[str, list[str]],
+) -> list[dict[str, Any]]:
+    """The files a decision rests on: the paths its text names that existed when it was
+    recorded (or when its text was last edited, or in the tree read); only when it names
+    none, the files its recording commit changed."""
+    out: list[dict[str, Any]] = []
+    seen: set[str] = {e.path}
+    for rev_at in dict.fromkeys(x for x in (first, last, rev) if x):
+        for named in named_paths(e.text, e.line_start, tree_cache.at(rev_at), seen):
+            seen.add(named.path)
+            if is_decision_file(named.path):
+                continue
+            out.append(
+                {"id": e.id, "path": named.path, "via": "text", "line": named.line,
+                 "quote": named.quote, "commit": first}
+            )  # fmt: skip
+    if out:
+        return out
+    files = [
+        p
+        for p in touched.get(first or "", [])
+        if p != e.path and not is_decision_file(p) and not is_instruction_file(p)
+    ]
+    if len(files) > MAX_COMMIT_RATIONALE:
+        return []
+    return [
+        {"id": e.id, "path": p, "via": "commit", "line": None, "quote": None, "commit": first}
+        for p in files
+    ]
 
 
 def sync_instructions(

@@ -160,7 +160,7 @@ def experiments(
     decision they were read from and the decisions that superseded it (newest edge only).
 
     Each row: id, decision, verdict, quote, value, by, decision_title, decision_status,
-    decision_text, superseded_by (list of decision ids).
+    decision_text, decision_line_start, decision_recorded_at, superseded_by (decision ids).
     """
     rows = store.read(
         """
@@ -172,6 +172,7 @@ def experiments(
         RETURN f.id AS id, d.id AS decision, f.verdict AS verdict, f.quote AS quote,
                f.value AS value, f.by AS by, d.title AS decision_title,
                d.status AS decision_status, d.text AS decision_text,
+               d.line_start AS decision_line_start, d.recorded_at AS decision_recorded_at,
                superseded_by
         ORDER BY d.id, f.id
         """,
@@ -180,6 +181,22 @@ def experiments(
     for row in rows:
         row["superseded_by"] = sorted(x for x in row["superseded_by"] if x)
     return rows
+
+
+def measurements(store: Store, entries: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Measurement findings (quote, value) per decision id."""
+    rows = store.read(
+        """
+        UNWIND $entries AS entry
+        MATCH (d:Decision {id: entry})-[:HAS_FINDING]->(f:Finding {kind: 'measurement'})
+        RETURN d.id AS decision, f.quote AS quote, f.value AS value ORDER BY decision, f.id
+        """,
+        {"entries": entries},
+    )
+    out: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        out.setdefault(r["decision"], []).append({"quote": r["quote"], "value": r["value"]})
+    return out
 
 
 def finding_counts(store: Store) -> dict[str, int]:

@@ -1,0 +1,148 @@
+"""Building the answer envelope for repository tools: decision items, citations that carry
+the record, the verbatim quote and its line span, and the "not recorded" refusal. Pure."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from companybrain.ask.repo.topic import locate
+from companybrain.model.answer import Answer, Citation, RefusalCode
+
+Row = dict[str, Any]
+
+
+def as_of_text(now: datetime | None) -> str:
+    moment = (now or datetime.now(UTC)).astimezone(UTC)
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def effective_status(row: Row) -> str | None:
+    """A decision that a newer one supersedes is superseded, whatever its file still says."""
+    if row.get("superseded_by"):
+        return "superseded"
+    return row.get("status")
+
+
+def decision_date(row: Row) -> str | None:
+    """The date the record gives itself, else the day its recording commit landed."""
+    if row.get("date"):
+        return str(row["date"])
+    recorded = row.get("recorded_at")
+    return str(recorded)[:10] if recorded else None
+
+
+def decision_item(row: Row, **extra: Any) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "id": row["id"],
+        "title": row.get("title"),
+        "status": effective_status(row),
+        "date": decision_date(row),
+    }
+    if row.get("superseded_by"):
+        item["superseded_by"] = sorted(row["superseded_by"])
+    if row.get("present") is False:
+        item["removed"] = True
+    item.update({k: v for k, v in extra.items() if v is not None})
+    return item
+
+
+def line_of(row: Row, line_no: int) -> str:
+    """Line `line_no` (1-based, in the file) of a decision's text."""
+    lines = (row.get("text") or "").splitlines()
+    index = line_no - int(row.get("line_start") or 1)
+    return lines[index].strip() if 0 <= index < len(lines) else ""
+
+
+def cite_line(row: Row, line_no: int | None = None) -> Citation:
+    """The decision and one of its lines (its heading line by default)."""
+    start = int(row.get("line_start") or 1)
+    line_no = line_no or start
+    quote = line_of(row, line_no)
+    if not quote:  # the heading line may be blank-free but stay safe
+        line_no, quote = start, line_of(row, start)
+    return Citation(
+        record=row["id"],
+        kind="decision",
+        at=row.get("recorded_at"),
+        quote=quote,
+        lines=(line_no, line_no),
+    )
+
+
+def cite_quote(row: Row, quote: str, kind: str = "decision") -> Citation:
+    """The decision and a quote from it, with the lines that hold the quote."""
+    span = locate(quote, row.get("text") or "", int(row.get("line_start") or 1))
+    return Citation(record=row["id"], kind=kind, at=row.get("recorded_at"), quote=quote, lines=span)
+
+
+def cite_commit(commit: Row) -> Citation:
+    return Citation(
+        record=commit["commit"],
+        kind="commit",
+        at=commit.get("landed_at") or commit.get("committer_at"),
+        quote=commit.get("subject") or None,
+    )
+
+
+def not_recorded(
+    question: str, tool: str, subject: dict[str, Any] | None, now: datetime | None, what: str
+) -> Answer:
+    return Answer.refused(
+        question,
+        RefusalCode.NO_CLAIM,
+        f"not recorded: {what}",
+        tool=tool,
+        subject=subject,
+        as_of=as_of_text(now),
+    )
+
+
+def not_in_graph(
+    question: str,
+    tool: str | None,
+    what: str,
+    now: datetime | None,
+    subject: dict[str, Any] | None = None,
+) -> Answer:
+    return Answer.refused(
+        question,
+        RefusalCode.NOT_IN_GRAPH,
+        what,
+        tool=tool,
+        subject=subject,
+        as_of=as_of_text(now),
+    )
+
+
+def answered(
+    question: str,
+    tool: str,
+    subject: dict[str, Any] | None,
+    now: datetime | None,
+    result: dict[str, Any],
+    citations: list[Citation],
+    explanation: str,
+    as_of: str | None = None,
+) -> Answer:
+    return Answer(
+        question=question,
+        tool=tool,
+        subject=subject,
+        as_of=as_of or as_of_text(now),
+        status="answered",
+        result=result,
+        citations=_unique(citations),
+        explanation=explanation,
+    )
+
+
+def _unique(citations: list[Citation]) -> list[Citation]:
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for c in citations:
+        key = (c.record, c.quote, c.lines)
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out

@@ -1,0 +1,164 @@
+"""trace (what replaced what) and origin (where a file or decision came from): store reads
+plus pure steps, read from history so that a file deleted today still has its past."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from companybrain.ask.repo import answers
+from companybrain.ask.repo.answers import Row
+from companybrain.ask.repo.subjects import find_decisions, resolve_decision, resolve_path
+from companybrain.graph.queries import repo_read
+from companybrain.model.answer import Answer
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Store
+
+
+def _decision_subject(row: Row) -> dict[str, Any]:
+    return {"id": row["id"], "type": "Decision", "name": row.get("title")}
+
+
+# -- trace -------------------------------------------------------------------------------
+
+
+def _pick(ids: list[str], by_id: dict[str, Row]) -> str:
+    return max(ids, key=lambda i: (answers.decision_date(by_id.get(i, {})) or "", i))
+
+
+def supersession_chain(decision_id: str, edges: list[Row], by_id: dict[str, Row]) -> list[str]:
+    """Newest first: up from the decision through what superseded it, then down through what
+    it superseded. Pure; cycles are cut."""
+    newer: dict[str, list[str]] = {}
+    older: dict[str, list[str]] = {}
+    for e in edges:
+        newer.setdefault(e["older"], []).append(e["newer"])
+        older.setdefault(e["newer"], []).append(e["older"])
+    up = [decision_id]
+    while newer.get(up[-1]):
+        nxt = _pick([n for n in newer[up[-1]] if n not in up] or [up[-1]], by_id)
+        if nxt in up:
+            break
+        up.append(nxt)
+    down: list[str] = []
+    cur = decision_id
+    while older.get(cur):
+        choices = [o for o in older[cur] if o not in up and o not in down]
+        if not choices:
+            break
+        cur = _pick(choices, by_id)
+        down.append(cur)
+    return list(reversed(up)) + down
+
+
+def trace(
+    store: Store, decision: str, *, question: str | None = None, now: datetime | None = None
+) -> Answer:
+    """What replaced what: the supersession chain through a decision, newest first."""
+    q = question or f"What replaced {decision}?"
+    row = resolve_decision(store, decision)
+    if row is None:
+        found = find_decisions(store, decision, limit=2)
+        if not found:
+            return answers.not_in_graph(q, "trace", f"no decision record matches “{decision}”", now)
+        row = found[0].row
+    by_id = {r["id"]: r for r in repo_read.decisions(store)}
+    edges = repo_read.supersessions(store)
+    chain = supersession_chain(row["id"], edges, by_id)
+    citations = [answers.cite_line(row)]
+    for newer_id, older_id in itertools.pairwise(chain):
+        edge = next((e for e in edges if e["newer"] == newer_id and e["older"] == older_id), None)
+        holder = by_id.get(edge["recorded_in"]) if edge and edge.get("recorded_in") else None
+        if edge and holder and edge.get("line"):
+            citations.append(answers.cite_line(holder, int(edge["line"])))
+        elif edge and edge.get("quote") and holder:
+            citations.append(answers.cite_quote(holder, edge["quote"]))
+    if len(chain) == 1:
+        text = f"Nothing recorded supersedes {row['id']}, and it supersedes nothing."
+    else:
+        text = "Newest first: " + " ← ".join(chain) + f". The one in force is {chain[0]}."
+    return answers.answered(
+        q, "trace", _decision_subject(row), now,
+        {"decision": row["id"], "chain": chain,
+         "items": [answers.decision_item(by_id[i]) for i in chain if i in by_id]},
+        citations, text,
+    )  # fmt: skip
+
+
+# -- origin ------------------------------------------------------------------------------
+
+
+def _commit_result(c: Row, co: list[Row]) -> dict[str, Any]:
+    return {
+        "commit": c["commit"],
+        "author": c["author"],
+        "author_name": c["author_name"],
+        "date": c.get("landed_at") or c.get("committer_at"),
+        "written_at": c.get("author_at"),
+        "co_authors": [{"id": p["id"], "name": p["name"], "is_agent": p["is_agent"]} for p in co],
+    }
+
+
+def origin(
+    store: Store, subject: str, *, question: str | None = None, now: datetime | None = None
+) -> Answer:
+    """The commit and author that introduced a file or recorded a decision."""
+    q = question or f"Where did {subject} come from?"
+    row = resolve_decision(store, subject)
+    if row:
+        c = repo_read.commit(store, row["commit"]) if row.get("commit") else None
+        if c is None:
+            return answers.not_recorded(
+                q,
+                "origin",
+                _decision_subject(row),
+                now,
+                f"git blame found no commit for {row['id']}",
+            )
+        result = {
+            **_commit_result(c, repo_read.co_authors_of(store, c["commit"])),
+            "decision": row["id"],
+        }
+        return answers.answered(
+            q, "origin", _decision_subject(row), now, result,
+            [answers.cite_commit(c), answers.cite_line(row)],
+            f"{row['id']} was recorded in {c['commit'][:12]} by {c['author_name']}, "
+            f"which landed {result['date']}" + _written_earlier(c) + ".",
+        )  # fmt: skip
+    ps = resolve_path(store, subject)
+    if ps is None:
+        return answers.not_in_graph(
+            q, "origin", f"{subject} is not a file or decision in the history", now
+        )
+    adds = repo_read.first_adds(store, list(ps.paths))
+    if not adds:
+        return answers.not_recorded(
+            q, "origin", ps.as_subject(), now, f"the history holds no commit that added {ps.asked}"
+        )
+    c = adds[0]
+    result = {**_commit_result(c, repo_read.co_authors_of(store, c["commit"])), "file": c["file"]}
+    text = f"{c['file']} was added in {c['commit'][:12]} by {c['author_name']}"
+    text += f", landed {result['date']}"
+    text += _written_earlier(c)
+    if c["file"] != ps.asked:
+        text += f"; it was later renamed to {ps.asked}"
+    gone = repo_read.last_delete(store, ps.asked) if ps.kind == "file" else None
+    if gone and not _re_added_after(adds, gone):
+        text += f"; it was deleted in {gone['commit'][:12]}"
+        result["deleted_in"] = gone["commit"]
+    return answers.answered(
+        q, "origin", ps.as_subject(), now, result, [answers.cite_commit(c)], text + "."
+    )
+
+
+def _written_earlier(c: Row) -> str:
+    written, landed = (c.get("author_at") or "")[:10], (c.get("landed_at") or "")[:10]
+    if written and landed and written < landed:
+        return f" (written {written}, landed {landed})"
+    return ""
+
+
+def _re_added_after(adds: list[Row], gone: Row) -> bool:
+    return any((a.get("landed_ms") or 0) > (gone.get("landed_ms") or 0) for a in adds)

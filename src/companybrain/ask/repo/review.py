@@ -1,0 +1,185 @@
+"""review: which recorded decisions a change touches, from the decision log as it stood at
+that commit. For the files the change touches it lists the decisions they rest on (R1 …),
+experiments recorded as tried and disproven under them (D1 …, as warnings unless a newer
+decision superseded theirs), superseded decisions labelled as such (S1 …) and who knows each
+file (P1 …). Experiments count only if their quote is in the decision's text at that commit,
+so reviewing an old commit again shows what was known then."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companybrain.ask.repo import answers, expertise
+from companybrain.ask.repo.answers import Row
+from companybrain.ask.repo.subjects import with_old_names
+from companybrain.errors import InputError
+from companybrain.graph.queries import findings_q, repo_read
+from companybrain.model.answer import Answer, Citation
+from companybrain.policy.text import quote_in
+from companybrain.repo import gitcmd
+from companybrain.repo.decisions import DecisionEntry
+from companybrain.repo.review import Snapshot, snapshot
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Store
+
+MAX_EXPERT_FILES = 10
+EXPERTS_PER_FILE = 3
+
+
+def repository_path(store: Store, given: Path | None = None) -> Path:
+    """The repository to read: the one given, else the one ingested into this graph (the
+    current folder's when several were)."""
+    if given is not None:
+        return gitcmd.toplevel(given)
+    known = repo_read.repositories(store)
+    if len(known) == 1 and Path(known[0]["path"]).exists():
+        return Path(known[0]["path"])
+    try:
+        here = gitcmd.toplevel(Path.cwd())
+    except InputError:
+        here = None
+    if here and (not known or any(Path(k["path"]) == here for k in known)):
+        return here
+    if not known:
+        raise InputError("no repository is ingested into this graph: run `brain ingest-repo PATH`")
+    raise InputError("several repositories are ingested here; name one with --repo PATH")
+
+
+def _row(e: DecisionEntry, graph: dict[str, Row], superseded_by: list[str]) -> Row:
+    known = graph.get(e.id, {})
+    return {
+        "id": e.id,
+        "title": e.title,
+        "status": e.status,
+        "date": e.date,
+        "text": e.text,
+        "line_start": e.line_start,
+        "recorded_at": known.get("recorded_at"),
+        "superseded_by": superseded_by,
+    }
+
+
+def _rests_on(
+    store: Store, snap: Snapshot, at_rev: dict[str, DecisionEntry]
+) -> dict[str, list[dict[str, Any]]]:
+    """decision id -> how it rests on the changed files (text at the commit first)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for did, hits in snap.named.items():
+        out[did] = [{"file": n.path, "via": "text", "line": n.line, "quote": n.quote} for n in hits]
+    paths, _ = with_old_names(store, [p for p in snap.paths])
+    for r in repo_read.decisions_resting_on(store, paths) + repo_read.file_finding_decisions(
+        store, paths
+    ):
+        e = at_rev.get(r["id"])
+        if e is None or r["via"] == "text":
+            continue  # unknown at that commit; text links are judged from its text, above
+        if r["via"] == "commit" and r["id"] in snap.named:
+            continue  # it names files: its recording commit adds nothing
+        if r["via"] == "finding" and not quote_in(r.get("rationale_quote") or "", e.text):
+            continue  # the board read it from a later text
+        out.setdefault(r["id"], []).append(
+            {"file": r["file"], "via": r["via"], "line": None, "quote": r.get("rationale_quote")}
+        )
+    return out
+
+
+def review(
+    store: Store,
+    rev: str,
+    base: str | None = None,
+    *,
+    repo: Path | None = None,
+    question: str | None = None,
+    now: datetime | None = None,
+) -> Answer:
+    q = question or f"Review {rev}" + (f" against {base}" if base else "")
+    snap = snapshot(repository_path(store, repo), rev, base)
+    at_rev = {e.id: e for e in snap.decisions}
+    graph = {r["id"]: r for r in repo_read.decisions(store)}
+    newer: dict[str, list[str]] = {}
+    for s in snap.supersessions:
+        newer.setdefault(s.older, []).append(s.newer)
+    rests = _rests_on(store, snap, at_rev)
+    rows = {did: _row(at_rev[did], graph, sorted(newer.get(did, []))) for did in rests}
+    # a superseded decision brings the decision that replaced it, as the guidance now
+    guidance: dict[str, str] = {}
+    for did in list(rows):
+        for nid in newer.get(did, []):
+            if nid in at_rev and nid not in rows:
+                rows[nid] = _row(at_rev[nid], graph, sorted(newer.get(nid, [])))
+                guidance[nid] = did
+    live = [r for r in rows.values() if not r["superseded_by"]]
+    old = [r for r in rows.values() if r["superseded_by"]]
+    live.sort(key=lambda r: (r["id"] in guidance, r.get("date") or "", r["id"]))
+    old.sort(key=lambda r: (r.get("date") or "", r["id"]))
+    citations: list[Citation] = []
+    decisions = []
+    for n, r in enumerate(live, start=1):
+        how = rests.get(r["id"], [])
+        decisions.append(answers.decision_item(
+            r, label=f"R{n}", rests_on=sorted({h["file"] for h in how}) or None,
+            replaces=guidance.get(r["id"]),
+        ))  # fmt: skip
+        text_hit = next((h for h in how if h["via"] == "text"), None)
+        citations.append(answers.cite_line(r, text_hit["line"] if text_hit else None))
+    superseded = []
+    for n, r in enumerate(old, start=1):
+        superseded.append(answers.decision_item(
+            r, label=f"S{n}", rests_on=sorted({h["file"] for h in rests.get(r["id"], [])}) or None
+        ))  # fmt: skip
+        citations.append(answers.cite_line(r))
+    exps = findings_q.experiments(store, verdict="disproven", entries=sorted(rows))
+    exps = [
+        e
+        for e in exps
+        if e["decision"] in at_rev and quote_in(e["quote"], at_rev[e["decision"]].text)
+    ]
+    warnings: list[dict[str, Any]] = []
+    retired: list[dict[str, Any]] = []
+    for e in exps:
+        still = sorted(newer.get(e["decision"], []))
+        item = {
+            "id": e["id"],
+            "decision": e["decision"],
+            "verdict": e["verdict"],
+            "quote": e["quote"],
+        }
+        row = rows[e["decision"]]
+        citations.append(answers.cite_quote(row, e["quote"]))
+        if still:
+            retired.append({**item, "superseded_by": still})
+        else:
+            warnings.append({**item, "label": f"D{len(warnings) + 1}"})
+    experts = _experts(store, snap)
+    for n, x in enumerate(experts, start=1):
+        x["label"] = f"P{n}"
+    if not rows:
+        text = "No recorded decision rests on the files this change touches."
+    else:
+        text = f"{len(live)} decision(s) to follow, {len(superseded)} superseded"
+        text += f", {len(warnings)} experiment(s) already tried and disproven (do not retry)."
+    result = {
+        "rev": snap.rev, "base": snap.base, "subject": snap.subject, "rev_at": snap.rev_at,
+        "files": [{"path": c.path, "status": c.status, "old_path": c.old_path}
+                  for c in snap.changes],
+        "decisions": decisions, "warnings": warnings, "superseded": superseded,
+        "superseded_experiments": retired, "experts": experts,
+    }  # fmt: skip
+    return answers.answered(
+        q, "review", {"id": snap.rev, "type": "Commit", "name": snap.subject}, now,
+        result, citations, text, as_of=snap.rev_at,
+    )  # fmt: skip
+
+
+def _experts(store: Store, snap: Snapshot) -> list[dict[str, Any]]:
+    """Who knows each changed file, from the history before the change."""
+    out: list[dict[str, Any]] = []
+    for change in snap.changes[:MAX_EXPERT_FILES]:
+        paths, _ = with_old_names(store, [change.path])
+        people, _ = expertise.rank(repo_read.expertise(store, paths, snap.rev_ms - 1))
+        for e in people[:EXPERTS_PER_FILE]:
+            out.append({"file": change.path, **e.to_dict()})
+    return out

@@ -1,0 +1,179 @@
+"""Plain questions to the repository tools, by rules. `route_repo_question` returns None when
+the graph holds no repository or the question is not a repository question, so the company
+router can take it; otherwise it answers (or refuses) with the tool it chose."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from companybrain.ask.repo import answers, history_tools, review, told, tools
+from companybrain.ask.repo.subjects import clean, resolve_commit, resolve_decision, resolve_path
+from companybrain.ask.repo.topic import stem, terms
+from companybrain.errors import BrainError
+from companybrain.graph.queries import repo_read
+from companybrain.model.answer import Answer
+from companybrain.policy.time import VagueDate, parse_question_time
+from companybrain.repo.instructions import is_instruction_file
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Store
+
+_REVIEW = re.compile(
+    r"^\s*(?:please\s+)?review\s+(?:commit\s+|the\s+change\s+|change\s+)?(?P<rev>[\w~^./@{}-]+)"
+    r"(?:\s+(?:against|with\s+base|on\s+top\s+of|from)\s+(?P<base>[\w~^./@{}-]+))?\s*\??\s*$",
+    re.I,
+)
+_INSTRUCTION_NAME = re.compile(
+    r"(?<![\w/])((?:[\w.-]+/)*(?:AGENTS\.md|CLAUDE\.md|GEMINI\.md|\.cursorrules|\.windsurfrules"
+    r"|copilot-instructions\.md))",
+    re.I,
+)
+_TOLD = re.compile(r"\b(tell|told|say|said|instruct\w*|rules?)\b", re.I)
+_AGENT_WORDS = re.compile(r"\b(agent|agents|instructions?|claude|copilot|cursor|gemini)\b", re.I)
+_ABOUT = re.compile(
+    r"\babout\s+(?P<topic>.+?)(?=\s+(?:on|at|in|when|as\s+of|before|by)\b|\s*[?.]?\s*$)", re.I
+)
+_WHO_KNOWS = re.compile(
+    r"\bwho\b.*\b(knows?|expert|experts|familiar|worked\s+on|works\s+on|to\s+ask|should\s+review"
+    r"|maintains?|touched|changed|bus\s+factor)\b|\bbus\s+factor\b",
+    re.I,
+)
+_WHAT_BREAKS = re.compile(
+    r"\bwhat\s+(?:breaks|would\s+break|could\s+break|will\s+break|might\s+break|depends\s+on|"
+    r"rests\s+on)\b|\bsafe\s+to\s+(?:change|delete|edit|remove|rewrite)\b|"
+    r"\bwhat\s+happens\s+if\s+(?:i|we)\s+(?:change|delete|edit|remove)\b",
+    re.I,
+)
+_DISPROVEN = re.compile(
+    r"\b(tried|disproven|didn'?t\s+work|did\s+not\s+work|ruled\s+out|experiments?|failed\s+"
+    r"attempts?)\b",
+    re.I,
+)
+_TRACE = re.compile(
+    r"\bwhat\s+(?:replaced|superseded|supersedes|replaces)\b|\b(?:replaced|superseded)\s+by\b|"
+    r"\bstill\s+(?:in\s+force|valid|current|apply|applies)\b|\bhistory\s+of\s+(?:the\s+)?decision",
+    re.I,
+)
+_ORIGIN = re.compile(
+    r"\bwhere\s+did\s+.+\s+come\s+from\b|\bwho\s+(?:added|introduced|created|wrote|recorded)\b|"
+    r"\borigin\s+of\b|\bwhen\s+was\s+.+\s+(?:added|introduced|created|recorded)\b",
+    re.I,
+)
+_WHY = re.compile(r"^\s*why\b|\b(?:reason|rationale|reasoning)\b", re.I)
+_NO_PATH = "the question names no file or folder that the history knows"
+_NO_SUBJECT = "the question names no file or decision that the history knows"
+_TOKEN = re.compile(r"`[^`]+`|[\w./#@-]+")
+_TRIGGERS = re.compile(
+    r"\b(what|was|were|tried|and|disproven|didn'?t|did|not|work|ruled|out|experiments?|failed|"
+    r"attempts?|about|for|on|with|in)\b",
+    re.I,
+)
+
+
+def _path_in(store: Store, question: str) -> str | None:
+    """The first file or folder of the history that the question names."""
+    for token in _TOKEN.findall(question):
+        word = clean(token)
+        if ("/" in word or re.search(r"\.\w{1,10}$", word)) and resolve_path(store, word):
+            return word
+    return None
+
+
+def _file_by_word(store: Store, question: str) -> str | None:
+    """A file named by a plain word ("the exporter" → src/exporter.py), when only one fits."""
+    wanted = set(terms(question))
+    if not wanted:
+        return None
+    hits = []
+    for path in repo_read.file_names(store):
+        stem_of = stem(re.sub(r"\.\w+$", "", path.rsplit("/", 1)[-1]).lower())
+        if stem_of in wanted:
+            hits.append(path)
+    return hits[0] if len(hits) == 1 else None
+
+
+def _decision_in(store: Store, question: str) -> str | None:
+    for token in _TOKEN.findall(question):
+        word = clean(token)
+        if ("/" in word or "#" in word or word.lower().endswith(".md")) and resolve_decision(
+            store, word
+        ):
+            return word
+    m = re.search(r"[`\"“]([^`\"”]+#[^`\"”]+)[`\"”]", question)  # a quoted `PATH#Heading`
+    if m and resolve_decision(store, m.group(1)):
+        return m.group(1)
+    return None
+
+
+def _sha_in(store: Store, question: str) -> str | None:
+    for token in re.findall(r"\b[0-9a-f]{7,40}\b", question.lower()):
+        found = resolve_commit(store, token)
+        if found:
+            return found
+    return None
+
+
+def route_repo_question(question: str, store: Store, now: datetime) -> Answer | None:
+    """The answer of the repository tool this question asks for, or None when it is not a
+    repository question (or no repository is ingested into this graph)."""
+    if not repo_read.has_repository(store):
+        return None
+    try:
+        return _route(question, store, now)
+    except BrainError as exc:  # e.g. a review of a revision git does not know
+        return answers.not_in_graph(question, None, str(exc), now)
+
+
+def _route(question: str, store: Store, now: datetime) -> Answer | None:
+    q = question
+    m = _REVIEW.match(q)
+    if m:
+        return review.review(store, m.group("rev"), m.group("base"), question=q, now=now)
+    file_named = _INSTRUCTION_NAME.search(q)
+    if _TOLD.search(q) and (file_named or _AGENT_WORDS.search(q)):
+        about = _ABOUT.search(q)
+        topic = about.group("topic") if about else ""
+        name = file_named.group(1) if file_named else None
+        file = name if name and is_instruction_file(name) else None
+        when = _sha_in(store, q)
+        if when is None:
+            reading = parse_question_time(q, now, names=[name] if name else [])
+            # no time in the question: it is about now
+            when = q if isinstance(reading, VagueDate) or reading.phrase else now.isoformat()
+        return told.told(store, when, topic, file, question=q, now=now)
+    if _WHO_KNOWS.search(q):
+        path = _path_in(store, q) or _file_by_word(store, q)
+        if path is None:
+            return answers.not_in_graph(
+                q, "who_knows", "the question names no file or folder the history knows", now
+            )
+        return tools.who_knows(store, path, question=q, now=now)
+    if _WHAT_BREAKS.search(q):
+        path = _path_in(store, q) or _file_by_word(store, q)
+        if path is None:
+            return answers.not_in_graph(
+                q, "what_breaks", "the question names no file or folder the history knows", now
+            )
+        return tools.what_breaks(store, path, question=q, now=now)
+    if _TRACE.search(q):
+        return history_tools.trace(store, _decision_in(store, q) or q, question=q, now=now)
+    if _ORIGIN.search(q):
+        subject = _decision_in(store, q) or _path_in(store, q)
+        if subject is None:
+            found = tools.find_decisions(store, q, limit=1)
+            if not found:
+                return answers.not_in_graph(
+                    q, "origin", "the question names no file or decision the history knows", now
+                )
+            subject = found[0].row["id"]
+        return history_tools.origin(store, subject, question=q, now=now)
+    if _DISPROVEN.search(q):
+        path = _path_in(store, q)
+        topic = path or " ".join(_TRIGGERS.sub(" ", q).split())
+        return tools.disproven(store, topic, question=q, now=now)
+    if _WHY.search(q):
+        subject = _decision_in(store, q) or _path_in(store, q) or q
+        return tools.why(store, subject, question=q, now=now)
+    return None

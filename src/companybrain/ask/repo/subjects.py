@@ -1,0 +1,130 @@
+"""What a repository question is about: a file or folder (with the names it had before a
+rename), a decision, a commit, or a topic matched against decision text. Store reads."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from companybrain.ask.repo.topic import Match, identifiers, mentions_identifier, score, terms
+from companybrain.graph.queries import repo_read
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Store
+
+MAX_FOLDER_FILES = 2000
+MIN_COVERAGE = 0.5
+_SHA = re.compile(r"^[0-9a-f]{7,40}$")
+
+
+@dataclass(frozen=True)
+class PathSubject:
+    asked: str  # the path as it resolved (a file or a folder)
+    kind: str  # "file" | "folder"
+    paths: tuple[str, ...]  # the files, and every name they had
+    renames: tuple[dict[str, Any], ...] = ()
+
+    def as_subject(self) -> dict[str, Any]:
+        return {"id": self.asked, "type": "File" if self.kind == "file" else "Folder",
+                "name": self.asked}  # fmt: skip
+
+
+def clean(text: str) -> str:
+    return text.strip().strip("`'\"“”‘’").strip().removeprefix("./").rstrip("?.,;:")
+
+
+def resolve_path(store: Store, text: str) -> PathSubject | None:
+    path = clean(text)
+    if not path:
+        return None
+    if repo_read.file_exists(store, path):
+        kind, files = "file", [path]
+    else:
+        under = repo_read.files_under(store, path, MAX_FOLDER_FILES)
+        if under:
+            kind, files = "folder", under
+        else:
+            named = repo_read.files_named(store, path, 2)  # a unique name: `exporter.py`
+            if len(named) != 1:
+                return None
+            kind, files, path = "file", named, named[0]
+    paths, renames = with_old_names(store, files)
+    return PathSubject(path, kind, tuple(paths), tuple(renames))
+
+
+def with_old_names(store: Store, files: list[str]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The files plus every path connected to them by renames (either way)."""
+    known = list(dict.fromkeys(files))
+    edges: dict[tuple[str, str], dict[str, Any]] = {}
+    frontier = list(known)
+    for _ in range(10):
+        if not frontier or len(known) > MAX_FOLDER_FILES * 2:
+            break
+        rows = repo_read.renames(store, frontier)
+        frontier = []
+        for r in rows:
+            edges[(r["old"], r["new"])] = r
+            for p in (r["old"], r["new"]):
+                if p not in known:
+                    known.append(p)
+                    frontier.append(p)
+    return known, sorted(edges.values(), key=lambda r: (r["old"], r["new"]))
+
+
+def resolve_decision(store: Store, text: str) -> dict[str, Any] | None:
+    """A decision named by its id (`docs/adr/0003-x.md`, `DECISIONS.md#Heading`)."""
+    wanted = clean(text)
+    row = repo_read.decision(store, wanted)
+    if row:
+        return row
+    lowered = wanted.lower()
+    for d in repo_read.decisions(store):
+        if d["id"].lower() == lowered:
+            return d
+    return None
+
+
+def resolve_commit(store: Store, text: str) -> str | None:
+    sha = clean(text).lower()
+    if not _SHA.match(sha):
+        return None
+    if len(sha) == 40 and repo_read.commit(store, sha):
+        return sha
+    found = repo_read.commits_with_prefix(store, sha, 2)
+    return found[0] if len(found) == 1 else None
+
+
+@dataclass(frozen=True)
+class Found:
+    row: dict[str, Any]
+    match: Match
+    line: int  # the 1-based line in the file that matched best
+
+
+def find_decisions(store: Store, topic: str, limit: int = 5) -> list[Found]:
+    """Decisions whose text covers the topic: names the identifiers it mentions, or holds at
+    least half of its words. Live decisions before superseded ones at equal strength."""
+    query_terms = terms(topic)
+    names = identifiers(topic)
+    found: list[Found] = []
+    for row in repo_read.decisions(store):
+        text, start = row.get("text") or "", int(row.get("line_start") or 1)
+        for name in names:
+            at = mentions_identifier(text, name)
+            if at >= 0:
+                found.append(Found(row, Match(10.0, 1.0, at), start + at))
+                break
+        else:
+            m = score(query_terms, row.get("title") or "", text)
+            if m.coverage >= MIN_COVERAGE and (m.score >= 2 or len(query_terms) == 1):
+                found.append(Found(row, m, start + m.line))
+    found.sort(
+        key=lambda f: (
+            -f.match.score,
+            -f.match.coverage,
+            bool(f.row.get("superseded_by")),
+            f.row["id"],
+        )
+    )
+    return found[:limit]

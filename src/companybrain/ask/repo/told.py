@@ -1,0 +1,147 @@
+"""told: what an agent instruction file (CLAUDE.md, AGENTS.md, .cursorrules …) said at a
+commit or on a day. For a commit, the instructions in force when it was written are those
+in its parent's tree; for a day, those on the branch at the end of that day."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from companybrain.ask.repo import answers
+from companybrain.ask.repo.answers import Row
+from companybrain.ask.repo.subjects import resolve_commit
+from companybrain.ask.repo.topic import STOPWORDS
+from companybrain.graph.queries import repo_read
+from companybrain.model.answer import Answer, Citation, RefusalCode
+from companybrain.policy.time import VagueDate, format_instant, parse_question_time
+from companybrain.repo.instructions import Span, matching
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Store
+
+LONG_SECTION = 20  # lines; longer sections are quoted by their matching lines only
+_WORDS = re.compile(r"[a-z0-9][a-z0-9_-]*")
+_GENERIC = {"agent", "agents", "instruction", "instructions", "file", "ai", "claude", "copilot",
+            "cursor", "gemini", "md", "rules"}  # fmt: skip
+
+
+def topic_words(topic: str) -> list[str]:
+    words = _WORDS.findall(topic.lower())
+    return [w for w in dict.fromkeys(words) if w not in STOPWORDS and w not in _GENERIC]
+
+
+def _file_matches(path: str, wanted: str) -> bool:
+    wanted = wanted.strip().strip("`").lower()
+    return path.lower() == wanted or posixpath.basename(path).lower() == wanted
+
+
+def _spans(version: Row) -> list[Span]:
+    return [
+        Span(s["heading"] or "", int(s["level"] or 0), int(s["line_start"]), int(s["line_end"]),
+             s["text"] or "")
+        for s in version["sections"]
+        if s.get("line_start") is not None
+    ]  # fmt: skip
+
+
+def _citations(version: Row, spans: list[Span], words: list[str]) -> list[Citation]:
+    out = []
+    for s in spans:
+        lines = s.text.splitlines()
+        if len(lines) <= LONG_SECTION or not words:
+            out.append(
+                Citation(record=version["file"], kind="instruction", at=version["date"],
+                         quote=s.text, lines=(s.line_start, s.line_end))
+            )  # fmt: skip
+            continue
+        for i, line in enumerate(lines):
+            if line.strip() and any(w in line.lower() for w in words):
+                n = s.line_start + i
+                out.append(
+                    Citation(record=version["file"], kind="instruction", at=version["date"],
+                             quote=line.strip(), lines=(n, n))
+                )  # fmt: skip
+    return out
+
+
+def told(
+    store: Store,
+    when: str,
+    topic: str = "",
+    file: str | None = None,
+    *,
+    question: str | None = None,
+    now: datetime | None = None,
+    tz: str = "UTC",
+) -> Answer:
+    q = question or f"What did {file or 'the agent instructions'} say about {topic} at {when}?"
+    now = now or datetime.now(UTC)
+    subject: dict[str, Any] = {"id": file or "agent instructions", "type": "Instruction",
+                               "name": file or "agent instructions"}  # fmt: skip
+    sha = resolve_commit(store, when)
+    as_of: str
+    if sha:
+        commit = repo_read.commit(store, sha)
+        assert commit is not None
+        parent = repo_read.commit(store, commit["first_parent"]) if commit["first_parent"] else None
+        tree_commit = parent["commit"] if parent else None
+        ids = list(parent["instructions"] or []) if parent else []
+        as_of = commit.get("author_at") or commit["committer_at"]
+        context = f"when {sha[:12]} was written (its parent's tree)"
+    else:
+        reading = parse_question_time(when, now, tz)
+        if isinstance(reading, VagueDate):
+            return Answer.refused(q, RefusalCode.VAGUE_DATE, reading.message, tool="told",
+                                  subject=subject, as_of=answers.as_of_text(now))  # fmt: skip
+        if reading.phrase is None:
+            return Answer.refused(
+                q, RefusalCode.VAGUE_DATE,
+                f"“{when}” is neither a commit in the history nor one specific day",
+                tool="told", subject=subject, as_of=answers.as_of_text(now),
+            )  # fmt: skip
+        as_of = format_instant(reading.as_of, tz)
+        landed = repo_read.mainline_commit_at(store, reading.as_of_ms)
+        if landed is None:
+            return answers.not_recorded(q, "told", subject, now, f"no commit had landed by {as_of}")
+        tree_commit, ids = landed["commit"], list(landed["instructions"] or [])
+        context = f"on {reading.phrase} (the branch at {landed['commit'][:12]})"
+    versions = repo_read.instructions(store, ids)
+    if file:
+        versions = [v for v in versions if _file_matches(v["file"], file)]
+    if not versions:
+        what = f"{file} was not" if file else "no agent instruction file was"
+        return answers.not_recorded(q, "told", subject, now, f"{what} in the tree {context}")
+    words = topic_words(topic)
+    found = [(v, matching(_spans(v), words)) for v in versions]
+    found = [(v, spans) for v, spans in found if spans]
+    if not found:
+        names = ", ".join(v["file"] for v in versions)
+        return answers.not_recorded(
+            q, "told", subject, now, f"{names} in force {context} say nothing about “{topic}”"
+        )
+    found.sort(key=lambda vs: (vs[0]["file"].count("/"), vs[0]["file"]))
+    main, spans = found[0]
+    result = {
+        "file": main["file"],
+        "commit": tree_commit,
+        "blob": main["blob"],
+        "text": "\n\n".join(s.text for s in spans),
+        "version_commit": main["commit"],
+        "version_date": main["date"],
+        "sections": [s.heading for s in spans],
+    }
+    if len(found) > 1:
+        result["others"] = [
+            {"file": v["file"], "blob": v["blob"], "text": "\n\n".join(s.text for s in ss)}
+            for v, ss in found[1:]
+        ]
+    citations = [c for v, ss in found for c in _citations(v, ss, words)]
+    heads = ", ".join(f"“{s.heading}”" for s in spans if s.heading) or "its text"
+    return answers.answered(
+        q, "told", {**subject, "id": main["file"], "name": main["file"]}, now, result, citations,
+        f"{main['file']} (version {main['blob'][:10]}, from {main['commit'][:12]}) was in force "
+        f"{context}; {heads}.",
+        as_of=as_of,
+    )  # fmt: skip

@@ -1,0 +1,262 @@
+"""why, what_breaks, disproven, who_knows, trace and origin: each reads the store and hands
+the rows to a pure format step. Ids as spec/answers.md says: an ADR by its path, a log
+section as `PATH#Heading text`, a commit by its full sha, a file by its path, a person by
+the lower-cased e-mail after .mailmap."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from companybrain.ask.repo import answers, expertise
+from companybrain.ask.repo.answers import Row
+from companybrain.ask.repo.subjects import (
+    PathSubject,
+    find_decisions,
+    resolve_decision,
+    resolve_path,
+)
+from companybrain.ask.repo.topic import score, terms
+from companybrain.graph.queries import findings_q, repo_read
+from companybrain.model.answer import Answer, Citation
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Store
+
+VIA_RANK = {"text": 0, "finding": 1, "commit": 2}
+
+
+def _decision_subject(row: Row) -> dict[str, Any]:
+    return {"id": row["id"], "type": "Decision", "name": row.get("title")}
+
+
+# -- decisions resting on files ----------------------------------------------------------
+
+
+def _resting_on(store: Store, ps: PathSubject) -> list[Row]:
+    """One row per decision: its strongest link to the files (text > finding > commit)."""
+    paths = list(ps.paths)
+    rows = repo_read.decisions_resting_on(store, paths)
+    rows += repo_read.file_finding_decisions(store, paths)
+    best: dict[str, Row] = {}
+    for r in rows:
+        held = best.get(r["id"])
+        if held is None or VIA_RANK[r["via"]] < VIA_RANK[held["via"]]:
+            best[r["id"]] = r
+    return sorted(
+        best.values(),
+        key=lambda r: (
+            bool(r.get("superseded_by")) or r.get("present") is False,
+            VIA_RANK[r["via"]],
+            -(r.get("recorded_ms") or 0),
+            r["id"],
+        ),
+    )
+
+
+def _rationale_citation(row: Row) -> Citation:
+    if row["via"] == "text" and row.get("rationale_line"):
+        return answers.cite_line(row, int(row["rationale_line"]))
+    if row["via"] == "finding" and row.get("rationale_quote"):
+        return answers.cite_quote(row, row["rationale_quote"])
+    return answers.cite_line(row)
+
+
+def _how(row: Row) -> str:
+    if row["via"] == "text":
+        return f"names {row['file']}"
+    if row["via"] == "finding":
+        return f"is about {row['file']} (read by the board)"
+    return f"was recorded in the commit that changed {row['file']}"
+
+
+def why(
+    store: Store, subject: str, *, question: str | None = None, now: datetime | None = None
+) -> Answer:
+    """The decisions behind a file, folder, symbol or topic."""
+    q = question or f"Why is {subject} the way it is?"
+    decision = resolve_decision(store, subject)
+    if decision:
+        return answers.answered(
+            q, "why", _decision_subject(decision), now,
+            {"decisions": [answers.decision_item(decision)]},
+            [answers.cite_line(decision)],
+            f"{decision['id']} records it: {decision.get('title')}.",
+        )  # fmt: skip
+    ps = resolve_path(store, subject)
+    if ps:
+        rows = _resting_on(store, ps)
+        if not rows:
+            return answers.not_recorded(
+                q, "why", ps.as_subject(), now,
+                f"no decision record names {ps.asked} or was recorded with a change to it",
+            )  # fmt: skip
+        items = [answers.decision_item(r, file=r["file"], via=r["via"]) for r in rows]
+        lines = [f"{r['id']} ({answers.effective_status(r) or 'recorded'}) {_how(r)}" for r in rows]
+        return answers.answered(
+            q, "why", ps.as_subject(), now, {"decisions": items},
+            [_rationale_citation(r) for r in rows],
+            f"{len(rows)} recorded decision(s) rest on {ps.asked}: " + "; ".join(lines) + ".",
+        )  # fmt: skip
+    found = find_decisions(store, subject)
+    topic = {"id": subject, "type": "Topic", "name": subject}
+    if not found:
+        return answers.not_recorded(q, "why", topic, now, f"no decision record covers “{subject}”")
+    return answers.answered(
+        q, "why", topic, now,
+        {"decisions": [answers.decision_item(f.row) for f in found]},
+        [answers.cite_line(f.row, f.line) for f in found],
+        "Recorded: " + "; ".join(
+            f"{f.row['id']} ({answers.effective_status(f.row) or 'recorded'})" for f in found
+        ) + ".",
+    )  # fmt: skip
+
+
+# -- what breaks -------------------------------------------------------------------------
+
+
+def _experiment_item(e: Row) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "id": e["id"],
+        "decision": e["decision"],
+        "verdict": e["verdict"],
+        "quote": e["quote"],
+    }
+    if e.get("superseded_by"):
+        item["superseded_by"] = e["superseded_by"]
+    return item
+
+
+def _experiment_citation(e: Row) -> Citation:
+    row = {
+        "id": e["decision"],
+        "text": e.get("decision_text"),
+        "line_start": e.get("decision_line_start"),
+        "recorded_at": e.get("decision_recorded_at"),
+    }
+    return answers.cite_quote(row, e["quote"])
+
+
+def what_breaks(
+    store: Store, path: str, *, question: str | None = None, now: datetime | None = None
+) -> Answer:
+    """Decisions that rest on a file (or folder) and the experiments recorded against them."""
+    q = question or f"What breaks if I change {path}?"
+    ps = resolve_path(store, path)
+    if ps is None:
+        return answers.not_in_graph(q, "what_breaks", f"{path} is not a file in the history", now)
+    rows = _resting_on(store, ps)
+    if not rows:
+        return answers.not_recorded(
+            q, "what_breaks", ps.as_subject(), now, f"no recorded decision rests on {ps.asked}"
+        )
+    ids = [r["id"] for r in rows]
+    exps = findings_q.experiments(store, verdict="disproven", entries=ids)
+    evidence = findings_q.measurements(store, ids)
+    items = [
+        answers.decision_item(
+            r, file=r["file"], via=r["via"],
+            evidence=[m["quote"] for m in evidence.get(r["id"], [])] or None,
+        )
+        for r in rows
+    ]  # fmt: skip
+    live = [e for e in exps if not e.get("superseded_by")]
+    text = f"{len(rows)} recorded decision(s) rest on {ps.asked}: " + "; ".join(
+        f"{r['id']} ({answers.effective_status(r) or 'recorded'})" for r in rows
+    )
+    if live:
+        text += f". {len(live)} experiment(s) against them were tried and disproven: do not retry"
+    if len(exps) > len(live):
+        text += f"; {len(exps) - len(live)} sit under superseded decisions"
+    citations = [_rationale_citation(r) for r in rows] + [_experiment_citation(e) for e in exps]
+    return answers.answered(
+        q, "what_breaks", ps.as_subject(), now,
+        {"decisions": items, "disproven": [_experiment_item(e) for e in exps]},
+        citations, text + ".",
+    )  # fmt: skip
+
+
+# -- disproven ---------------------------------------------------------------------------
+
+
+def disproven(
+    store: Store, topic: str = "", *, question: str | None = None, now: datetime | None = None
+) -> Answer:
+    """Experiments recorded as tried and disproven, about a topic (or a file)."""
+    q = question or f"What was tried and disproven about {topic}?"
+    subject = {"id": topic, "type": "Topic", "name": topic} if topic else None
+    exps = findings_q.experiments(store, verdict="disproven")
+    if not exps:
+        return answers.not_recorded(
+            q, "disproven", subject, now, "no experiment is recorded as tried and disproven"
+        )
+    ps = resolve_path(store, topic) if topic else None
+    if ps:
+        on_file = {r["id"] for r in _resting_on(store, ps)}
+        exps = [e for e in exps if e["decision"] in on_file]
+    elif topic:
+        wanted = terms(topic)
+        exps = [
+            e
+            for e in exps
+            if score(wanted, e.get("decision_title") or "", f"{e['quote']}\n{e['value']}").coverage
+            >= 0.5
+        ]
+    if not exps:
+        return answers.not_recorded(
+            q, "disproven", subject, now, f"no experiment about “{topic}” is recorded as disproven"
+        )
+    exps.sort(key=lambda e: (bool(e.get("superseded_by")), e["decision"], e["id"]))
+    return answers.answered(
+        q, "disproven", subject, now,
+        {"experiments": [_experiment_item(e) for e in exps]},
+        [_experiment_citation(e) for e in exps],
+        "Tried and disproven: " + "; ".join(
+            f"“{e['quote']}” ({e['decision']}"
+            + (", superseded" if e.get("superseded_by") else "") + ")"
+            for e in exps
+        ) + ".",
+    )  # fmt: skip
+
+
+# -- who knows ---------------------------------------------------------------------------
+
+
+def who_knows(
+    store: Store,
+    path: str,
+    *,
+    question: str | None = None,
+    now: datetime | None = None,
+    until_ms: int | None = None,
+) -> Answer:
+    """People ranked by their history on a file or folder, with the bus factor."""
+    q = question or f"Who knows {path}?"
+    ps = resolve_path(store, path)
+    if ps is None:
+        return answers.not_in_graph(q, "who_knows", f"{path} is not a file in the history", now)
+    rows = repo_read.expertise(store, list(ps.paths), until_ms)
+    people, agents = expertise.rank(rows)
+    if not people and not agents:
+        return answers.not_recorded(
+            q, "who_knows", ps.as_subject(), now, f"no commit in the history touched {ps.asked}"
+        )
+    touches = repo_read.touches(store, list(ps.paths), until_ms, 500)
+    citations: list[Citation] = []
+    for e in people[:5] + agents[:2]:
+        mine = next((t for t in touches if t["author"] == e.id or e.id in t["co_ids"]), None)
+        if mine:
+            citations.append(answers.cite_commit(mine))
+    bus = expertise.bus_factor(people)
+    text = f"{len(people)} people changed {ps.asked}"
+    if people:
+        text += "; most: " + ", ".join(f"{e.name} ({e.commits} commits)" for e in people[:3])
+        text += f". Bus factor {bus}" + (": one person holds most of it" if bus == 1 else "")
+    if agents:
+        text += f". Agents on it: {', '.join(e.name for e in agents)} (not counted as experts)"
+    return answers.answered(
+        q, "who_knows", ps.as_subject(), now,
+        {"experts": [e.to_dict() for e in people], "bus_factor": bus,
+         "agents": [e.to_dict() for e in agents]},
+        citations, text + ".",
+    )  # fmt: skip

@@ -1,0 +1,101 @@
+"""Matching a question's words against decision text, and locating quotes in it. Pure."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from companybrain.policy.text import normalise
+
+_STOP_TEXT = """
+    a an and are as at be been being but by can could did do does doing done for from had
+    has have how i if in into is it its itself me my no not of on or our ours out over own
+    same she should so some such than that the their them then there these they this those
+    through to too under until up very was we were what when where which while who whom why
+    will with would you your yours about above after again against all any because before
+    below between both down during each few further here more most other once only off just
+    now s t don isn wasn use used using way ways code file files thing things make makes made
+    still keep kept go goes went get gets got like repo repository project decided decision
+    decisions decide tell told say said says know knows"""
+STOPWORDS = frozenset(_STOP_TEXT.split())
+_WORD = re.compile(r"[a-z0-9][a-z0-9_]*")
+_IDENT = re.compile(
+    r"`([^`]+)`|\b([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)\b(?!\.\w)"
+    r"|\b([a-z]+_[a-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]+[A-Z][A-Za-z0-9]*)\b"
+)
+
+
+def stem(word: str) -> str:
+    """A crude stem so that 'writes', 'writing' and 'write' meet; never shorter than 3."""
+    for suffix in ("ings", "ing", "edly", "ed", "ies", "es", "s", "er", "ers"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word.rstrip("e") if len(word) > 4 else word
+
+
+def terms(text: str) -> list[str]:
+    """Content words of `text`, stemmed, in order, without repeats."""
+    out = [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1]
+    return list(dict.fromkeys(out))
+
+
+def identifiers(text: str) -> list[str]:
+    """Code-like names a question mentions: `quoted`, dotted.names, snake_case, CamelCase."""
+    found = []
+    for m in _IDENT.finditer(text):
+        name = next(g for g in m.groups() if g)
+        if "/" not in name and not re.search(r"\.(md|py|ts|js|go|rs|java|txt)$", name):
+            found.append(name.strip("()"))
+    return list(dict.fromkeys(found))
+
+
+def term_set(text: str) -> set[str]:
+    return {stem(w) for w in _WORD.findall(text.lower())}
+
+
+@dataclass(frozen=True)
+class Match:
+    score: float
+    coverage: float  # share of the question's terms the text holds
+    line: int  # the best line (offset from the first line of the text, 0-based)
+
+
+def score(query_terms: list[str], title: str, text: str) -> Match:
+    """How well a decision (title and text) matches the terms: title hits count thrice."""
+    if not query_terms:
+        return Match(0.0, 0.0, 0)
+    in_title, in_text = term_set(title), term_set(text)
+    hits = [t for t in query_terms if t in in_title or t in in_text]
+    total = sum(3.0 if t in in_title else 1.0 for t in hits)
+    lines = text.splitlines() or [""]
+    best = max(range(len(lines)), key=lambda i: (len(set(query_terms) & term_set(lines[i])), -i))
+    return Match(total, len(hits) / len(query_terms), best)
+
+
+def mentions_identifier(text: str, name: str) -> int:
+    """The 0-based line of `text` that mentions identifier `name` as a whole word, or -1."""
+    pattern = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w])")
+    for i, line in enumerate(text.splitlines()):
+        if pattern.search(line):
+            return i
+    return -1
+
+
+def locate(quote: str, text: str, first_line: int) -> tuple[int, int] | None:
+    """The 1-based line span of `text` (which starts at `first_line` of its file) that holds
+    `quote`, compared after normalising case, white space, quotes and dashes."""
+    target = normalise(quote)
+    if not target:
+        return None
+    lines = text.splitlines()
+    for start in range(len(lines)):
+        joined = ""
+        for end in range(start, len(lines)):
+            joined = normalise(f"{joined} {lines[end]}")
+            if target in joined:
+                # shrink from the left: the quote may start on a later line
+                return first_line + start, first_line + end
+            if len(joined) > len(target) + 400 and end > start:
+                break
+    return None

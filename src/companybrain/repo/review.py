@@ -1,0 +1,106 @@
+"""What a change touches, read from git: the files it changes, and the decision log as it
+stood at that commit (from git, not today's file), with the paths each decision names and
+the supersessions it states then. A change is judged by what was known when it was made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companybrain.repo import gitcmd, trees
+from companybrain.repo.decision_files import is_decision_file
+from companybrain.repo.decisions import DecisionEntry, parse_file
+from companybrain.repo.gitcmd import BlobReader, GitError
+from companybrain.repo.history import iso_ms
+from companybrain.repo.links import Supersession, supersessions
+from companybrain.repo.rationale import Named, Tree, named_paths
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+
+@dataclass(frozen=True)
+class Change:
+    status: str
+    path: str
+    old_path: str | None = None
+
+
+@dataclass
+class Snapshot:
+    rev: str
+    base: str | None  # None: the change is a root commit
+    rev_at: str  # committer time of rev
+    rev_ms: int
+    subject: str
+    changes: list[Change]
+    decisions: list[DecisionEntry]
+    supersessions: list[Supersession]
+    named: dict[str, list[Named]] = field(default_factory=dict)  # decision id -> changed paths
+
+    @property
+    def paths(self) -> list[str]:
+        out = [c.path for c in self.changes] + [c.old_path for c in self.changes if c.old_path]
+        return list(dict.fromkeys(out))
+
+
+def changes(repo: Path, base: str | None, rev: str) -> list[Change]:
+    raw = gitcmd.run(repo, "diff", "--name-status", "-z", "-M", base or EMPTY_TREE, rev, "--")
+    tokens = raw.decode("utf-8", "replace").split("\x00")
+    out: list[Change] = []
+    i = 0
+    while i < len(tokens) and tokens[i]:
+        status = tokens[i][:1]
+        if status in {"R", "C"}:
+            out.append(Change(status, tokens[i + 2], tokens[i + 1]))
+            i += 3
+        else:
+            out.append(Change(status, tokens[i + 1]))
+            i += 2
+    return out
+
+
+def decisions_at(repo: Path, rev: str) -> list[DecisionEntry]:
+    """The decision log as it stood at `rev`."""
+    out: list[DecisionEntry] = []
+    with BlobReader(repo) as blobs:
+        for blob, path, kind in trees.decision_files(repo, rev):
+            out += parse_file(path, blobs.text(blob) or "", kind)
+    return out
+
+
+def snapshot(repo: Path, rev: str, base: str | None = None) -> Snapshot:
+    sha = gitcmd.resolve(repo, rev)
+    if sha is None:
+        raise GitError(f"{rev!r} is not a commit in {repo}")
+    if base:
+        base_sha = gitcmd.resolve(repo, base)
+        if base_sha is None:
+            raise GitError(f"base {base!r} is not a commit in {repo}")
+    else:
+        base_sha = gitcmd.resolve(repo, f"{sha}^")
+    info = gitcmd.text(repo, "show", "-s", "--format=%cI%x1f%s", sha).strip().split("\x1f")
+    changed = changes(repo, base_sha, sha)
+    entries = decisions_at(repo, sha)
+    found, _ = supersessions(entries)
+    paths = [c.path for c in changed] + [c.old_path for c in changed if c.old_path]
+    wanted = {p for p in paths if not is_decision_file(p)}
+    known = {p for _, p in trees.entries(repo, sha)}
+    if base_sha:
+        known |= {p for _, p in trees.entries(repo, base_sha)}  # files the change deletes
+    tree = Tree(known)
+    named = {}
+    for e in entries:
+        hits = [n for n in named_paths(e.text, e.line_start, tree, {e.path}) if n.path in wanted]
+        if hits:
+            named[e.id] = hits
+    return Snapshot(
+        rev=sha,
+        base=base_sha,
+        rev_at=info[0],
+        rev_ms=iso_ms(info[0]),
+        subject=info[1] if len(info) > 1 else "",
+        changes=changed,
+        decisions=entries,
+        supersessions=found,
+        named=named,
+    )
