@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import schema_q
+
+if TYPE_CHECKING:
+    from companybrain.model.answer import Answer
 
 
 class Brain:
@@ -38,6 +42,18 @@ class Brain:
             "labels": schema_q.label_counts(self.store),
             "relationships": schema_q.relationship_counts(self.store),
         }
+
+    def ask(
+        self,
+        question: str,
+        now: str | datetime | None = None,
+        as_of: str | None = None,
+        as_person: str | None = None,
+    ) -> Answer:
+        """Answer with the record and the quote, or refuse with a reason (spec/answers.md)."""
+        from companybrain.ask.engine import ask
+
+        return ask(self.store, self.settings, question, now=now, as_of=as_of, as_person=as_person)
 
     def close(self) -> None:
         self.store.close()

@@ -119,7 +119,7 @@ def below_authority(rows: Sequence[Evidence], minimum: int = MIN_AUTHORITY) -> s
 
 
 def conflict(tier: Sequence[Evidence]) -> str | None:
-    owners = sorted({r.owner for r in tier if r.owner})
+    owners = sorted({r.owner_name or r.owner for r in tier if r.owner})
     if len(owners) < 2:
         return None
     records = " and ".join(sorted({r.label() for r in tier}))

@@ -15,6 +15,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from companybrain.evals import extraction as extraction_eval
+from companybrain.evals import questions as questions_eval
+from companybrain.evals.questions import QuestionsReport
 from companybrain.surfaces.cli.context import CliState, pass_state
 
 DEFAULT_CORPUS = Path("demo/corpus")
@@ -120,3 +122,71 @@ def print_extraction(report: extraction_eval.ExtractionReport) -> None:
     for p in report.problems:
         out.print(f"[yellow]not read[/] {escape(p['where'])}: {escape(p['problem'])}")
     out.print("[green]passed[/]" if report.passed else "[red]failed[/]: recall or false facts")
+
+
+@eval_group.command("questions")
+@click.argument("questions", type=click.Path(path_type=Path), default=Path("demo/questions.jsonl"))
+@click.option(
+    "--corpus",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Corpus to load into a scratch graph first. [default: corpus/ beside QUESTIONS]",
+)
+@click.option(
+    "--no-ingest", is_flag=True, help="Ask the configured graph as it is (no scratch graph)."
+)
+@click.option(
+    "--router",
+    type=click.Choice(["rules", "model"]),
+    default=None,
+    help="Which router to evaluate. [default: BRAIN_ROUTER, else rules]",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--strict", is_flag=True, help="Exit non-zero unless every question passes.")
+@pass_state
+def questions_cmd(
+    state: CliState,
+    questions: Path,
+    corpus: Path | None,
+    no_ingest: bool,
+    router: str | None,
+    as_json: bool,
+    strict: bool,
+) -> None:
+    """Ask every question of QUESTIONS and score the answers per question type."""
+    settings = state.settings.with_(router=router) if router else state.settings
+    corpus = corpus or questions.parent / "corpus"
+    with progress_bar("asking") as update:
+        if no_ingest or not corpus.is_dir():
+            brain = state.brain()
+            report = questions_eval.run(
+                brain.store,
+                settings,
+                questions_eval.load_questions(questions),
+                source=str(questions),
+                progress=update,
+            )
+        else:
+            report = questions_eval.run_on_corpus(corpus, questions, settings, progress=update)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        print_questions(report)
+    if strict and report.passed != len(report.results):
+        sys.exit(1)
+
+
+def print_questions(report: QuestionsReport) -> None:
+    out = Console(soft_wrap=True, highlight=False)
+    out.print(f"[bold]questions[/] {report.source} · router {report.router}")
+    for kind, (ok, total) in report.by_type().items():
+        out.print(f"  {kind:<16} {ok:>3}/{total:<3} {ok / total:7.1%}")
+    for r in report.results:
+        if not r.passed:
+            out.print(f"  [red]failed[/] {escape(r.id)} {escape(r.question)}")
+            for problem in r.problems:
+                out.print(f"      {escape(problem)}")
+    out.print(f"[bold]score[/] {report.passed}/{len(report.results)} ({report.score:.1%})")
+
+
+eval_group.add_command(ab_cmd)

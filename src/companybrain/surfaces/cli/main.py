@@ -9,6 +9,7 @@ import click
 from companybrain.config import Settings
 from companybrain.errors import BrainError
 from companybrain.surfaces.cli import board, db, ingest
+from companybrain.surfaces.cli.ask import ask_cmd
 from companybrain.surfaces.cli.context import CliState
 from companybrain.surfaces.cli.evals import eval_group
 
@@ -43,6 +44,7 @@ cli.add_command(db.db)
 cli.add_command(db.reset)
 cli.add_command(ingest.ingest_cmd)
 cli.add_command(ingest.add_cmd)
+cli.add_command(ask_cmd)
 cli.add_command(board.board)
 cli.add_command(eval_group)
 

@@ -1,0 +1,162 @@
+"""Answering one question: route it, ground the subject, read its time, run the tool, and
+explain. Cite or refuse: every path ends in an answer with its records and quotes, or in a
+refusal with its code and reason."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from companybrain.ask import tools
+from companybrain.ask.catalog import Catalog, load_catalog
+from companybrain.ask.explain import explain
+from companybrain.ask.router import Route, Router, get_router
+from companybrain.config import Settings
+from companybrain.errors import InputError
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import ask_q
+from companybrain.llm.client import ModelClient
+from companybrain.model.answer import Answer, RefusalCode
+from companybrain.policy.access import Viewer
+from companybrain.policy.time import (
+    QuestionTime,
+    VagueDate,
+    format_instant,
+    parse_as_of,
+    parse_question_time,
+)
+
+RepoRouter = Callable[[str, Store, datetime], "Answer | None"]
+
+# Questions about code go to the repository tools when the graph holds a repository.
+_CODE = re.compile(
+    r"\b(?:commit|commits|file|files|function|class|module|code|repo|repository|diff|"
+    r"pull\s+request|PR|merge|blame|CLAUDE\.md|AGENTS\.md)\b|[\w./-]+\.(?:py|md|ts|js|go|rs|"
+    r"java|rb|yaml|yml|json|toml)\b|\b\w+/\w+",
+    re.I,
+)
+
+
+def parse_now(value: str | datetime | None) -> datetime:
+    """The clock a question is read against: aware, or an InputError naming --now."""
+    if value is None:
+        return datetime.now(UTC)
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(value.strip().replace("z", "Z"))
+        except ValueError as exc:
+            raise InputError(f"--now: {value!r} is not an ISO 8601 time") from exc
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise InputError(f"--now: {value!s} has no UTC offset (add Z or +HH:MM)")
+    return moment
+
+
+def viewer_for(store: Store, person: str | None) -> Viewer:
+    if person is None:
+        return Viewer.everyone()
+    groups = ask_q.person_groups(store, person)
+    if groups is None:
+        raise InputError(f"--as: no person with id {person!r} in this graph")
+    return Viewer.member(person, groups)
+
+
+def ask(
+    store: Store,
+    settings: Settings,
+    question: str,
+    *,
+    now: str | datetime | None = None,
+    as_of: str | None = None,
+    as_person: str | None = None,
+    router: Router | None = None,
+) -> Answer:
+    question = question.strip()
+    if not question:
+        raise InputError("the question is empty")
+    clock = parse_now(now)
+    viewer = viewer_for(store, as_person)
+    catalog = load_catalog(store, viewer)
+    router = router or get_router(settings)
+    client = (
+        ModelClient(settings) if settings.router == "model" and settings.model_configured else None
+    )
+
+    if _CODE.search(question):
+        answer = _ask_repository(store, question, clock)
+        if answer is not None:
+            return answer
+    route = router.route(question, catalog)
+    if route.refusal is not None and route.tool is None:
+        answer = _ask_repository(store, question, clock)
+        if answer is not None:
+            return answer
+    when = _question_time(question, clock, as_of, catalog)
+    as_of_text = (
+        format_instant(when.as_of, catalog.timezone) if isinstance(when, QuestionTime) else None
+    )
+    subject = route.subject.subject() if route.subject else None
+    if route.refusal is not None:
+        answer = Answer.refused(
+            question,
+            route.refusal.code,
+            route.refusal.message,
+            tool=route.tool,
+            subject=subject,
+            as_of=as_of_text,
+        )
+        return explain(answer, catalog, client)
+    if isinstance(when, VagueDate):
+        answer = Answer.refused(
+            question, RefusalCode.VAGUE_DATE, when.message, tool=route.tool, subject=subject
+        )
+        return explain(answer, catalog, client)
+    ctx = tools.AskContext(store, settings, catalog, viewer, question, when)
+    return explain(run_tool(ctx, route), catalog, client)
+
+
+def run_tool(ctx: tools.AskContext, route: Route) -> Answer:
+    if route.tool == "search_records":
+        return tools.search_records(ctx, route.query or "")
+    assert route.subject is not None and route.tool is not None
+    if route.tool == "owner_of":
+        return tools.owner_of(ctx, route.subject, sign_off=route.sign_off)
+    if route.tool == "who_knows":
+        return tools.who_knows(ctx, route.subject)
+    if route.tool == "trace_decision":
+        return tools.trace_decision(ctx, route.subject)
+    return tools.person_or_team(ctx, route.subject)
+
+
+def _question_time(
+    question: str, clock: datetime, as_of: str | None, catalog: Catalog
+) -> QuestionTime | VagueDate:
+    """--as-of fixes the time and overrides the question's own date text."""
+    if as_of is not None:
+        reading = parse_as_of(as_of, clock, catalog.timezone)
+        if isinstance(reading, VagueDate):
+            raise InputError(f"--as-of: {reading.message}")
+        return reading
+    return parse_question_time(question, clock, catalog.timezone, names=catalog.names())
+
+
+def _repository_router() -> RepoRouter | None:
+    """The repository tools' router, when that part is installed."""
+    for module in ("companybrain.ask.repo_tools", "companybrain.ask.repo"):
+        try:
+            found = getattr(importlib.import_module(module), "route_repo_question", None)
+        except ImportError:
+            continue
+        if callable(found):
+            return found
+    return None
+
+
+def _ask_repository(store: Store, question: str, clock: datetime) -> Answer | None:
+    route = _repository_router()
+    if route is None or not ask_q.has_repository_data(store):
+        return None
+    return route(question, store, clock)

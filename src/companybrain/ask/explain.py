@@ -1,0 +1,241 @@
+"""The words that go with an answer. A template always; a model's wording (at most three
+sentences) only when it survives the checks in policy/explanation.py. `explanation_by`
+tells which one the user sees."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companybrain.ask.catalog import PERSON, Catalog
+from companybrain.errors import ModelError
+from companybrain.llm.client import ModelClient
+from companybrain.model.answer import Answer
+from companybrain.policy.explanation import ExplanationFacts, Named, check_explanation
+from companybrain.policy.text import names_in
+
+SIGN_OFF_NOTE = (
+    "Ownership is a review contact: ask them to review. Approval authority is not recorded: "
+    "the records do not say who may approve a release."
+)
+PATH_WORDS = {
+    "resolved_ticket": "resolved {n} ticket(s)",
+    "wrote_doc": "wrote {n} doc(s)",
+    "commented_ticket": "commented on {n} ticket(s)",
+    "chat": "{n} chat message(s)",
+}
+
+
+# -- templates ------------------------------------------------------------------------------
+
+
+def template(answer: Answer, catalog: Catalog) -> str:
+    if answer.status == "refused":
+        return _refusal(answer)
+    result = answer.result or {}
+    subject = (answer.subject or {}).get("name") or ""
+    if answer.tool == "owner_of":
+        return _owner(answer, result, subject, catalog)
+    if answer.tool == "who_knows":
+        return _experts(result, subject)
+    if answer.tool == "trace_decision":
+        return _decision(result)
+    if answer.tool == "person_or_team":
+        return _person_or_team(result)
+    if answer.tool == "search_records":
+        hits = result.get("hits", [])
+        listed = ", ".join(
+            f"{h['record']} ({h['title']})" if h["title"] else h["record"] for h in hits
+        )
+        return f"{len(hits)} record(s) match: {listed}."
+    return ""
+
+
+def _refusal(answer: Answer) -> str:
+    assert answer.refusal is not None
+    text = f"No answer ({answer.refusal.code.value}): {answer.refusal.message.rstrip('.')}."
+    if answer.citations:
+        seen = "; ".join(
+            f'{c.record} says "{c.quote}"' if c.quote else c.record for c in answer.citations
+        )
+        text += f" Evidence seen: {seen}"
+    return text
+
+
+def _owner(answer: Answer, result: dict[str, Any], subject: str, catalog: Catalog) -> str:
+    if "owners" in result:
+        parts = []
+        for item in result["owners"]:
+            service = catalog.get(item["service"])
+            cites = [c.record for c in answer.citations if _about(c.quote, service)]
+            per = f", per {', '.join(cites)}" if cites else ""
+            parts.append(
+                f"{service.name if service else item['service']}: {item['owner']['name']}{per}"
+            )
+        text = (
+            f"{subject} depends on {len(parts)} service(s); their owners are "
+            + "; ".join(parts)
+            + "."
+        )
+    else:
+        owner = result["owner"]["name"]
+        lead = answer.citations[0]
+        text = (
+            f"{owner} owns the {subject} as of {answer.as_of}, per {lead.record} "
+            f'({lead.kind}, authority {lead.authority}): "{lead.quote}"'
+        )
+    if answer.outranked:
+        others = "; ".join(
+            f"{o.record} ({o.kind}, {o.authority}) naming {_person(catalog, o.owner)}: {o.why}"
+            for o in answer.outranked
+        )
+        text += f" Outranked: {others}."
+    if result.get("approval"):
+        text += " " + SIGN_OFF_NOTE
+    return text
+
+
+def _about(quote: str | None, service: Any) -> bool:
+    return bool(quote and service and names_in(quote, service.names))
+
+
+def _person(catalog: Catalog, pid: str | None) -> str:
+    entity = catalog.get(pid or "", PERSON)
+    return entity.name if entity else str(pid)
+
+
+def _experts(result: dict[str, Any], subject: str) -> str:
+    experts = result.get("experts", [])
+    parts = []
+    for e in experts:
+        how = ", ".join(PATH_WORDS[p].format(n=n) for p, n in e["paths"].items())
+        parts.append(f"{e['name']} ({e['score']}: {how})")
+    text = f"Who knows the {subject}, from the records: " + "; ".join(parts) + "."
+    if result.get("warning"):
+        text += f" Warning, {result['warning']}."
+    return text
+
+
+def _decision(result: dict[str, Any]) -> str:
+    titles = {d["id"]: d for d in result.get("decisions", [])}
+    chain = " ← ".join(
+        f"{i} ({titles[i]['title']}, {titles[i]['status']})" if i in titles else i
+        for i in result["chain"]
+    )
+    text = f"{result['decision']} is part of this chain, newest first: {chain}."
+    if result.get("motivated_by"):
+        text += f" Motivated by: {', '.join(result['motivated_by'])}."
+    return text
+
+
+def _person_or_team(result: dict[str, Any]) -> str:
+    if "team" in result:
+        team = result["team"]
+        lead = f", led by {team['lead']['name']}" if team.get("lead") else ""
+        members = ", ".join(m["name"] for m in team["members"]) or "no members listed"
+        return f"{team['name']}{lead}: {members}."
+    person = result["person"]
+    team = (
+        f" is on the {person['team']['name']} team"
+        if person.get("team")
+        else " is in the org chart"
+    )
+    leads = f" and leads {', '.join(person['leads'])}" if person.get("leads") else ""
+    return f"{person['name']}{team}{leads}."
+
+
+# -- the model's wording, checked -----------------------------------------------------------
+
+_INSTRUCTIONS = (
+    "Explain this answer to the person who asked, in at most three sentences of plain "
+    "English. Use only the evidence given. Name only people the evidence names. You may "
+    'quote a record word for word, as: CC-1047 says "...". Do not call anyone the owner '
+    "unless the answer names them as the owner. If the answer is a refusal, say why. Never "
+    "say that anything is approved or signed off. Do not use field names from the data."
+)
+
+
+def facts_for(answer: Answer, catalog: Catalog) -> ExplanationFacts:
+    people = {e.id: Named(e.id, e.names) for e in catalog.of(PERSON)}
+    result = answer.result or {}
+    owner_ids: list[str] = []
+    if answer.status == "answered" and answer.tool == "owner_of":
+        if "owner" in result:
+            owner_ids = [result["owner"]["id"]]
+        owner_ids += [o["owner"]["id"] for o in result.get("owners", [])]
+    quotes = tuple(
+        q for q in [*(c.quote for c in answer.citations), *(o.quote for o in answer.outranked)] if q
+    )
+    named = set(owner_ids)
+    named |= {o.owner for o in answer.outranked if o.owner}
+    named |= {pid for pid, p in people.items() if any(names_in(q, p.names) for q in quotes)}
+    named |= set(_ids_in(result)) & set(people)
+    if answer.subject and answer.subject.get("type") == PERSON:
+        named.add(answer.subject["id"])
+    outranked = tuple(
+        people[o.owner] for o in answer.outranked if o.owner in people and o.owner not in owner_ids
+    )
+    vocabulary = set(_strings({k: v for k, v in answer.to_dict().items() if k != "explanation"}))
+    vocabulary |= {n for pid in named if pid in people for n in people[pid].names}
+    return ExplanationFacts(
+        status=answer.status,
+        refusal_code=answer.refusal.code.value if answer.refusal else None,
+        owners=tuple(people[i] for i in owner_ids if i in people),
+        outranked=outranked,
+        in_evidence=tuple(people[i] for i in sorted(named) if i in people),
+        people=tuple(people.values()),
+        quotes=quotes,
+        vocabulary=frozenset(vocabulary),
+    )
+
+
+def model_explanation(
+    client: ModelClient, answer: Answer, catalog: Catalog
+) -> tuple[str, str | None]:
+    """The model's wording and None, or the template and why the wording was discarded."""
+    evidence = {
+        k: v for k, v in answer.to_dict().items() if k not in {"explanation", "explanation_by"}
+    }
+    messages = [
+        {"role": "system", "content": _INSTRUCTIONS},
+        {"role": "user", "content": json.dumps(evidence, ensure_ascii=False)},
+    ]
+    try:
+        reply = client.chat(messages)
+    except ModelError as exc:
+        return template(answer, catalog), f"the model failed: {exc}"
+    text = (reply.content or "").strip()
+    reason = check_explanation(text, facts_for(answer, catalog))
+    if reason:
+        return template(answer, catalog), reason
+    return text, None
+
+
+def explain(answer: Answer, catalog: Catalog, client: ModelClient | None = None) -> Answer:
+    """Fill in the explanation: the model's when a client is given and its words pass."""
+    if client is None:
+        answer.explanation, answer.explanation_by = template(answer, catalog), "template"
+        return answer
+    text, rejected = model_explanation(client, answer, catalog)
+    answer.explanation = text
+    answer.explanation_by = "template" if rejected else "model"
+    return answer
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _ids_in(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        found = [value["id"]] if isinstance(value.get("id"), str) else []
+        return found + [s for v in value.values() for s in _ids_in(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _ids_in(v)]
+    return []

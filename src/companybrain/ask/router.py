@@ -1,0 +1,366 @@
+"""Which question type a question is, and what it is about. Two routers with one interface:
+`rules` (offline, deterministic, the default) and `model` (an OpenAI-compatible tool call
+that picks one read-only tool and a subject from an enum of ids in the graph; it never
+writes Cypher). Code then checks the choice: the subject must be named in the question
+(grounding), otherwise NOT_IN_GRAPH, whatever the model mapped it to."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from companybrain.ask.catalog import (
+    DECISION,
+    PERSON,
+    PROJECT,
+    SERVICE,
+    TEAM,
+    Catalog,
+    Entity,
+)
+from companybrain.config import Settings
+from companybrain.errors import ModelError
+from companybrain.llm.client import ModelClient, function_tool
+from companybrain.model.answer import Refusal, RefusalCode
+from companybrain.policy.text import fold_name, names_in
+
+TOOLS = ("owner_of", "who_knows", "trace_decision", "person_or_team", "search_records")
+SUBJECT_TYPES: dict[str, tuple[str, ...]] = {
+    "owner_of": (SERVICE, PROJECT),
+    "who_knows": (SERVICE, PROJECT),
+    "trace_decision": (DECISION,),
+    "person_or_team": (PERSON, TEAM),
+}
+MIN_DECISION_OVERLAP = 2  # significant words a question shares with a decision it names
+
+
+@dataclass(frozen=True)
+class Route:
+    tool: str | None
+    subject: Entity | None = None
+    query: str | None = None  # search_records
+    sign_off: bool = False  # "who should sign off X": owners to ask for review
+    refusal: Refusal | None = None
+    by: str = "rules"
+
+
+class Router(Protocol):
+    name: str
+
+    def route(self, question: str, catalog: Catalog) -> Route: ...
+
+
+# -- what kind of question ------------------------------------------------------------------
+
+_APPROVAL_STATUS = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|did|got)\b[^?]*\b(?:approved|signed[- ]off|cleared)\b"
+    r"|\b(?:can|could|would|will)\s+you\s+(?:approve|sign[- ]off)\b|\bplease\s+approve\b"
+    r"|^\s*(?:approve|sign[- ]off)\b",
+    re.I,
+)
+_SIGN_OFF = re.compile(
+    r"\bwho\b[^?]*\b(?:sign(?:s|ed)?[- ]off|approves?|review(?:s)?|to\s+ask|should\s+i\s+ask)\b",
+    re.I,
+)
+_SEARCH = re.compile(
+    r"^\s*(?:please\s+)?(?:search|find|look\s*up|grep|show\s+me)\b"
+    r"|\b(?:records?|documents?|docs|tickets?|messages?)\s+(?:about|mentioning|on|for|that\s+mention)\b"
+    r"|\bwhat\s+do\s+(?:the\s+)?records\s+say\b",
+    re.I,
+)
+_OWNER = re.compile(
+    r"\b(?:own|owns|owned|owner|owners|ownership|responsible\s+for|in\s+charge\s+of"
+    r"|review\s+contact|point\s+of\s+contact|maintainer|maintains)\b",
+    re.I,
+)
+_EXPERT = re.compile(
+    r"\b(?:knows?|knew|expert|experts|expertise|experience|familiar|worked\s+on|can\s+help"
+    r"|understands?|go-to)\b",
+    re.I,
+)
+_DECISION = re.compile(
+    r"^\s*why\b|\b(?:replaced|superseded|supersedes|replaces|motivated|decided|decision|"
+    r"adr-\d+)\b|\bwhy\b",
+    re.I,
+)
+_PERSON = re.compile(
+    r"^\s*who\s+(?:is|'s|was)\b|^\s*who's\b|\btell\s+me\s+about\b|\bteam\b|\bmembers?\b"
+    r"|\bwho\s+(?:works?|is)\s+(?:on|in|for)\b|\bwho\s+leads\b|\bwho\s+are\b",
+    re.I,
+)
+
+
+def approval_status(question: str) -> bool:
+    """Asks whether something is approved, or asks us to approve it: never answerable."""
+    return bool(_APPROVAL_STATUS.search(question))
+
+
+def is_sign_off(question: str) -> bool:
+    return bool(_SIGN_OFF.search(question))
+
+
+def question_type(question: str) -> str | None:
+    if _SEARCH.search(question):
+        return "search_records"
+    if _OWNER.search(question) or is_sign_off(question):
+        return "owner_of"
+    if _EXPERT.search(question):
+        return "who_knows"
+    if _DECISION.search(question):
+        return "trace_decision"
+    if _PERSON.search(question):
+        return "person_or_team"
+    return None
+
+
+# -- grounding -------------------------------------------------------------------------------
+
+
+def grounded(question: str, entity: Entity, catalog: Catalog) -> bool:
+    """Is the subject named in the question, by name or alias? A decision is named by its
+    id, or by at least two significant words of its title and statement."""
+    if entity.type == DECISION:
+        if names_in(question, (entity.id,)):
+            return True
+        return catalog.decision_overlap(question, entity) >= MIN_DECISION_OVERLAP
+    return names_in(question, entity.names)
+
+
+def query_grounded(question: str, query: str) -> bool:
+    words = fold_name(query).split()
+    return bool(words) and all(w in fold_name(question).split() for w in words)
+
+
+def out_of_scope(question: str, why: str) -> Route:
+    return Route(None, refusal=Refusal(RefusalCode.OUT_OF_SCOPE, why))
+
+
+APPROVAL_MESSAGE = (
+    "the records hold review contacts, not approval authority: whether a release may go "
+    "ahead, and who may decide it, is not recorded. Ask who owns it to find whom to ask "
+    "for review"
+)
+NO_TYPE_MESSAGE = (
+    "no question type fits: ask who owns a service or project, who knows it, why a decision "
+    "was made, who a person or team is, or search the records"
+)
+
+
+# -- the rules router ------------------------------------------------------------------------
+
+
+class RulesRouter:
+    name = "rules"
+
+    def route(self, question: str, catalog: Catalog) -> Route:
+        if approval_status(question):
+            return out_of_scope(question, APPROVAL_MESSAGE)
+        tool = question_type(question)
+        if (
+            tool == "person_or_team"
+            and re.search(r"\btell\s+me\s+about\b", question, re.I)
+            and not catalog.mentions(question, PERSON, TEAM)
+        ):
+            tool = "search_records"
+        if tool is None:
+            if catalog.mentions(question, PERSON, TEAM):
+                tool = "person_or_team"
+            else:
+                return out_of_scope(question, NO_TYPE_MESSAGE)
+        if tool == "search_records":
+            query = search_terms(question)
+            if not query:
+                return Route(
+                    tool, refusal=Refusal(RefusalCode.NOT_IN_GRAPH, "nothing to search for")
+                )
+            return Route(tool, query=query)
+        if tool == "trace_decision":
+            return _route_decision(question, catalog)
+        return _route_named(tool, question, catalog)
+
+
+def _route_named(tool: str, question: str, catalog: Catalog) -> Route:
+    types = SUBJECT_TYPES[tool]
+    mentions = catalog.mentions(question, *types)
+    sign_off = tool == "owner_of" and is_sign_off(question)
+    if tool == "person_or_team" and re.search(r"\bteam\b", question, re.I):
+        teams = [m for m in mentions if m.entity.type == TEAM]
+        mentions = teams or mentions
+    # a service is more specific than the project it belongs to
+    preferred = [m for m in mentions if m.entity.type == types[0]] or mentions
+    distinct = list(dict.fromkeys(m.entity for m in preferred))
+    if not distinct:
+        return Route(tool, sign_off=sign_off, refusal=not_in_graph(question, tool))
+    if len(distinct) > 1:
+        names = " and ".join(e.name for e in distinct)
+        return Route(
+            tool,
+            refusal=Refusal(
+                RefusalCode.OUT_OF_SCOPE, f"the question names {names}; ask about one at a time"
+            ),
+        )
+    return Route(tool, subject=distinct[0], sign_off=sign_off)
+
+
+def _route_decision(question: str, catalog: Catalog) -> Route:
+    named = [m.entity for m in catalog.mentions(question, DECISION)]
+    if len(set(named)) == 1:
+        return Route("trace_decision", subject=named[0])
+    if len(set(named)) > 1:
+        return Route(
+            "trace_decision",
+            refusal=Refusal(RefusalCode.OUT_OF_SCOPE, "the question names several decisions"),
+        )
+    scored = sorted(
+        ((catalog.decision_overlap(question, d), d) for d in catalog.of(DECISION)),
+        key=lambda pair: (-pair[0], pair[1].id),
+    )
+    if not scored or scored[0][0] < MIN_DECISION_OVERLAP:
+        return Route("trace_decision", refusal=not_in_graph(question, "trace_decision"))
+    best = scored[0][0]
+    top = [d for score, d in scored if score == best]
+    if len(top) > 1:
+        ids = ", ".join(d.id for d in top)
+        return Route(
+            "trace_decision",
+            refusal=Refusal(
+                RefusalCode.OUT_OF_SCOPE,
+                f"the question fits several decisions equally ({ids}); name the one you mean",
+            ),
+        )
+    return Route("trace_decision", subject=top[0])
+
+
+def not_in_graph(question: str, tool: str) -> Refusal:
+    what = {
+        "owner_of": "service or project",
+        "who_knows": "service or project",
+        "trace_decision": "decision",
+        "person_or_team": "person or team",
+    }.get(tool, "subject")
+    phrase = _unknown_phrase(question)
+    named = f' ("{phrase}")' if phrase else ""
+    return Refusal(
+        RefusalCode.NOT_IN_GRAPH,
+        f"the question names no {what} the graph knows{named}",
+    )
+
+
+def _unknown_phrase(question: str) -> str:
+    """The capitalised words a question uses for its subject ("Project Zeus"), for the
+    refusal message only."""
+    words = re.findall(r"[A-Za-z][\w-]*", question)
+    caps = [w for i, w in enumerate(words) if i > 0 and w[0].isupper()]
+    return " ".join(caps)
+
+
+_SEARCH_STOP = frozenset(
+    str.split(
+        """search find look lookup up grep show me please for the a an about records record
+    documents document docs tickets ticket messages message mentioning that mention on in
+    what do say says of to and or with any all"""
+    )
+)
+
+
+def search_terms(question: str) -> str:
+    words = re.findall(r"[A-Za-z0-9]+", question)
+    return " ".join(w for w in words if w.lower() not in _SEARCH_STOP)
+
+
+# -- the model router ------------------------------------------------------------------------
+
+_SYSTEM = (
+    "You route questions about a company's records to exactly one read-only tool. Pick the "
+    "tool whose description fits and the subject id the question names. If no tool fits, "
+    "answer in plain text without calling a tool. Never invent ids."
+)
+_DESCRIPTIONS = {
+    "owner_of": "Who owns (is the review contact for) a service or a project, at a time.",
+    "who_knows": "Who knows a service or project best, from tickets, documents and chat.",
+    "trace_decision": "Why a decision was made and what replaced what.",
+    "person_or_team": "Who a person is, or who is on a team.",
+    "search_records": "Plain full-text search over the records.",
+}
+
+
+def routing_tools(catalog: Catalog) -> list[dict[str, Any]]:
+    """One function per question type; subjects are an enum of ids that exist."""
+    tools: list[dict[str, Any]] = []
+    for tool in TOOLS:
+        if tool == "search_records":
+            params: dict[str, Any] = {
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "words from the question"}
+                },
+                "required": ["query"],
+            }
+        else:
+            ids = sorted(e.id for e in catalog.of(*SUBJECT_TYPES[tool]))
+            if not ids:
+                continue
+            params = {
+                "type": "object",
+                "properties": {"subject": {"type": "string", "enum": ids}},
+                "required": ["subject"],
+            }
+        tools.append(function_tool(tool, _DESCRIPTIONS[tool], params))
+    return tools
+
+
+class ModelRouter:
+    name = "model"
+
+    def __init__(self, settings: Settings) -> None:
+        self.client = ModelClient(settings)
+
+    def route(self, question: str, catalog: Catalog) -> Route:
+        if approval_status(question):  # code decides this, not the model
+            return out_of_scope(question, APPROVAL_MESSAGE)
+        tools = routing_tools(catalog)
+        messages = [
+            {"role": "system", "content": _SYSTEM},
+            {"role": "user", "content": question},
+        ]
+        reply = self.client.chat(messages, tools, tool_choice="auto")
+        if not reply.tool_calls:
+            return Route(
+                None, refusal=Refusal(RefusalCode.OUT_OF_SCOPE, NO_TYPE_MESSAGE), by="model"
+            )
+        call = reply.tool_calls[0]
+        if call.name not in TOOLS:
+            raise ModelError(f"the model chose an unknown tool {call.name!r}")
+        return check_model_choice(question, catalog, call.name, call.arguments)
+
+
+def check_model_choice(
+    question: str, catalog: Catalog, tool: str, arguments: dict[str, Any]
+) -> Route:
+    """Code's checks on what the model chose: a known id of the right type, named in the
+    question."""
+    if tool == "search_records":
+        query = str(arguments.get("query") or "")
+        if not query_grounded(question, query):
+            return Route(
+                tool,
+                refusal=Refusal(
+                    RefusalCode.NOT_IN_GRAPH,
+                    f'the search words "{query}" are not taken from the question',
+                ),
+                by="model",
+            )
+        return Route(tool, query=query, by="model")
+    subject_id = str(arguments.get("subject") or "")
+    entity = catalog.get(subject_id, *SUBJECT_TYPES[tool])
+    if entity is None or not grounded(question, entity, catalog):
+        return Route(tool, refusal=not_in_graph(question, tool), by="model")
+    sign_off = tool == "owner_of" and is_sign_off(question)
+    return Route(tool, subject=entity, sign_off=sign_off, by="model")
+
+
+def get_router(settings: Settings) -> Router:
+    if settings.router == "model":
+        return ModelRouter(settings)
+    return RulesRouter()

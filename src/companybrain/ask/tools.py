@@ -1,0 +1,397 @@
+"""The five read-only company question types. Each is a store read plus a policy call and
+returns the answer envelope of spec/answers.md (explanations are added by explain.py)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from companybrain.ask.catalog import PROJECT, TEAM, Catalog, Entity
+from companybrain.config import Settings
+from companybrain.errors import StoreError
+from companybrain.graph.connection import Row, Store
+from companybrain.graph.queries import ask_q
+from companybrain.model.answer import Answer, Citation, Outranked, RefusalCode
+from companybrain.policy import expertise, ownership
+from companybrain.policy.access import Viewer, can_see, visible
+from companybrain.policy.text import quote_in
+from companybrain.policy.time import QuestionTime, format_instant
+
+SEARCH_HITS = 5
+SEARCH_FETCH = 50
+SNIPPET_CHARS = 180
+MAX_EXPERTS = 5
+APPROVAL_NOT_RECORDED = "not recorded"
+
+
+@dataclass
+class AskContext:
+    store: Store
+    settings: Settings
+    catalog: Catalog
+    viewer: Viewer
+    question: str
+    time: QuestionTime
+
+    @property
+    def as_of(self) -> str:
+        return format_instant(self.time.as_of, self.catalog.timezone)
+
+    def answered(
+        self, tool: str, subject: Entity | None, result: dict[str, Any], **kw: Any
+    ) -> Answer:
+        return Answer(
+            question=self.question,
+            tool=tool,
+            subject=subject.subject() if subject else None,
+            as_of=self.as_of,
+            status="answered",
+            result=result,
+            **kw,
+        )
+
+    def refused(
+        self, tool: str, subject: Entity | None, code: RefusalCode, message: str, **kw: Any
+    ) -> Answer:
+        return Answer.refused(
+            self.question,
+            code,
+            message,
+            tool=tool,
+            subject=subject.subject() if subject else None,
+            as_of=self.as_of,
+            **kw,
+        )
+
+
+# -- owner_of -------------------------------------------------------------------------------
+
+
+def owner_of(ctx: AskContext, subject: Entity, *, sign_off: bool = False) -> Answer:
+    """The owner of a service, or the owners of a project's services, at the question's
+    time. Ownership is a review contact: nothing here says that anything is approved."""
+    services = subject.extra.get("services", []) if subject.type == PROJECT else [subject.id]
+    if subject.type == PROJECT and not services:
+        return ctx.refused(
+            "owner_of", subject, RefusalCode.NO_CLAIM, f"{subject.name} depends on no service"
+        )
+    decisions = [service_decision(ctx, sid) for sid in services]
+    citations = _dedupe([c for d in decisions for c in _citations(d.cited)])
+    outranked = _dedupe([o for d in decisions for o in _outranked(d.outranked)])
+    refusal = ownership.first_refusal(decisions)
+    if refusal is not None:
+        message = refusal.reason
+        if subject.type == PROJECT:
+            name = _name(ctx.catalog, refusal.service)
+            message = f"{subject.name} depends on {name}, whose owner cannot be named: {message}"
+        return ctx.refused(
+            "owner_of",
+            subject,
+            refusal.code or RefusalCode.NO_CLAIM,
+            message,
+            citations=citations,
+            outranked=outranked,
+        )
+    result: dict[str, Any]
+    if subject.type == PROJECT:
+        result = {
+            "owners": [
+                {"service": d.service, "owner": {"id": d.owner, "name": d.owner_name}}
+                for d in decisions
+            ]
+        }
+    else:
+        result = {"owner": {"id": decisions[0].owner, "name": decisions[0].owner_name}}
+    if sign_off:
+        result["approval"] = APPROVAL_NOT_RECORDED
+    return ctx.answered("owner_of", subject, result, citations=citations, outranked=outranked)
+
+
+def service_decision(ctx: AskContext, service: str) -> ownership.OwnershipDecision:
+    rows, capped = ask_q.owner_evidence(ctx.store, service, ctx.settings.row_cap)
+    evidence = [_evidence(row) for row in rows]
+    seen = visible(evidence, ctx.viewer, lambda e: e.acl)
+    seen = _check_quotes(ctx.store, seen)
+    return ownership.decide(
+        service, seen, ctx.time.as_of_ms, capped=capped, cap=ctx.settings.row_cap
+    )
+
+
+def _evidence(row: Row) -> ownership.Evidence:
+    acl = row.get("acl")
+    return ownership.Evidence(
+        service=row["service"],
+        claim=row.get("claim"),
+        record=row.get("record"),
+        kind=row.get("kind"),
+        authority=row.get("authority"),
+        at=row.get("at"),
+        effective_at=row.get("effective_at"),
+        effective_ms=row.get("effective_ms"),
+        owner=row.get("owner"),
+        owner_name=row.get("owner_name"),
+        quote=row.get("quote"),
+        acl=tuple(acl) if acl is not None else None,
+    )
+
+
+def _check_quotes(store: Store, rows: list[ownership.Evidence]) -> list[ownership.Evidence]:
+    """A quote that is not verbatim in its record is no provenance: the row loses its
+    source, so that the policy refuses MISSING_PROVENANCE instead of citing it."""
+    ids = sorted({r.record for r in rows if r.record})
+    texts = ask_q.records_text(store, ids) if ids else {}
+    checked = []
+    for row in rows:
+        said = texts.get(row.record or "", {})
+        body = f"{said.get('title') or ''}\n{said.get('text') or ''}"
+        if row.record and not (row.quote and quote_in(row.quote, body)):
+            row = ownership.Evidence(**{**row.__dict__, "record": None, "kind": None})
+        checked.append(row)
+    return checked
+
+
+def _citations(rows: tuple[ownership.Evidence, ...]) -> list[Citation]:
+    return [
+        Citation(
+            record=r.record,
+            kind=r.kind,
+            authority=r.authority,
+            at=r.at,
+            effective_at=r.effective_at,
+            quote=r.quote,
+        )
+        for r in rows
+        if r.record
+    ]
+
+
+def _outranked(passed: tuple[ownership.Passed, ...]) -> list[Outranked]:
+    return [
+        Outranked(
+            record=p.evidence.record,
+            kind=p.evidence.kind,
+            authority=p.evidence.authority,
+            owner=p.evidence.owner,
+            quote=p.evidence.quote,
+            why=p.why,
+        )
+        for p in passed
+        if p.evidence.record
+    ]
+
+
+# -- who_knows ------------------------------------------------------------------------------
+
+
+def who_knows(ctx: AskContext, subject: Entity) -> Answer:
+    subjects = [subject.id, *subject.extra.get("services", [])]
+    rows = [
+        r
+        for r in ask_q.expertise_paths(ctx.store, subjects, ctx.time.as_of_ms)
+        if can_see(r.get("acl"), ctx.viewer) and can_see(r.get("via_acl"), ctx.viewer)
+    ]
+    paths = [
+        expertise.PathRow(
+            r["person"], r.get("name"), r["path"], int(r["weight"]), r["record"], r.get("kind")
+        )
+        for r in rows
+    ]
+    scored = expertise.score_experts(paths)
+    if not scored:
+        return ctx.refused(
+            "who_knows",
+            subject,
+            RefusalCode.NO_CLAIM,
+            f"no record you may see shows anyone working on {subject.name}",
+        )
+    tie_break = _worked_with_rank(ctx.store) if expertise.has_ties(scored) else {}
+    ranked = expertise.rank_experts(scored, tie_break)
+    factor = expertise.bus_factor(ranked)
+    top = ranked[:MAX_EXPERTS]
+    result: dict[str, Any] = {"experts": [e.to_dict() for e in top], "bus_factor": factor}
+    if factor == 1:
+        alone = len(ranked) == 1
+        result["warning"] = (
+            f"bus factor 1: only {top[0].name} appears in the records about {subject.name}"
+            if alone
+            else f"bus factor 1: {top[0].name} holds more than half of what the records show "
+            f"about {subject.name}"
+        )
+    kinds = {r.record: r.kind for r in paths}
+    records = _dedupe_strs([rec for e in top for rec in e.records])
+    citations = [Citation(record=rec, kind=kinds.get(rec)) for rec in records]
+    return ctx.answered("who_knows", subject, result, citations=citations)
+
+
+def _worked_with_rank(store: Store) -> dict[str, float]:
+    """PageRank over who worked with whom on tickets, rebuilt when the tickets changed.
+    On a read-only connection the derived edges cannot be written: ties then fall back
+    to ids, which is still deterministic."""
+    try:
+        fingerprint = ask_q.worked_with_fingerprint(store)
+        if ask_q.worked_with_stamp(store) != fingerprint:
+            ask_q.derive_worked_with(store, fingerprint)
+        return ask_q.worked_with_rank(store)
+    except StoreError:
+        return {}
+
+
+# -- trace_decision -------------------------------------------------------------------------
+
+
+def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
+    rows = ask_q.decision_chain(ctx.store, subject.id)
+    if not rows:
+        return ctx.refused(
+            "trace_decision", subject, RefusalCode.NOT_IN_GRAPH, f"{subject.id} is not a decision"
+        )
+    row = rows[0]
+    positions = {subject.id: 0}
+    for link in [*(row["ups"] or []), *(row["downs"] or [])]:
+        if link and link.get("id") is not None:
+            positions[link["id"]] = min(positions.get(link["id"], 99), int(link["pos"]))
+    details = {d["id"]: d for d in ask_q.decision_details(ctx.store, list(positions))}
+    chain = [
+        d
+        for d in sorted(positions, key=lambda i: (positions[i], -(details[i].get("at_ms") or 0)))
+        if d in details and can_see(details[d].get("acl"), ctx.viewer)
+    ]
+    motivated: list[str] = []
+    citations: list[Citation] = []
+    for did in chain:
+        d = details[did]
+        if d.get("record"):
+            citations.append(
+                Citation(
+                    record=d["record"],
+                    kind=d.get("kind"),
+                    authority=d.get("authority"),
+                    at=d.get("at"),
+                    quote=d.get("quote"),
+                )
+            )
+        for m in d.get("motivated_by") or []:
+            if m and can_see(m.get("acl"), ctx.viewer) and m["id"] not in motivated:
+                motivated.append(m["id"])
+                citations.append(Citation(record=m["id"], kind=m.get("kind")))
+    result = {
+        "decision": subject.id,
+        "chain": chain,
+        "motivated_by": motivated,
+        "decisions": [
+            {"id": i, "title": details[i].get("title"), "status": details[i].get("status")}
+            for i in chain
+        ],
+    }
+    return ctx.answered("trace_decision", subject, result, citations=_dedupe(citations))
+
+
+# -- person_or_team -------------------------------------------------------------------------
+
+
+def person_or_team(ctx: AskContext, subject: Entity) -> Answer:
+    if subject.type == TEAM:
+        team = ask_q.team_profile(ctx.store, subject.id)
+        if team is None:
+            return ctx.refused(
+                "person_or_team", subject, RefusalCode.NOT_IN_GRAPH, f"no team {subject.id}"
+            )
+        lead = {"id": team["lead"], "name": team["lead_name"]} if team.get("lead") else None
+        members = [m for m in team.get("members") or [] if m]
+        result = {
+            "team": {"id": team["id"], "name": team["name"], "lead": lead, "members": members}
+        }
+        return ctx.answered("person_or_team", subject, result)
+    person = ask_q.person_profile(ctx.store, subject.id)
+    if person is None:
+        return ctx.refused(
+            "person_or_team", subject, RefusalCode.NOT_IN_GRAPH, f"no person {subject.id}"
+        )
+    team_ref = {"id": person["team"], "name": person["team_name"]} if person.get("team") else None
+    profile = {
+        "id": person["id"],
+        "name": person["name"],
+        "team": team_ref,
+        "email": person.get("email"),
+        "leads": sorted(t for t in person.get("leads") or [] if t),
+    }
+    return ctx.answered("person_or_team", subject, {"person": profile})
+
+
+# -- search_records -------------------------------------------------------------------------
+
+
+def search_records(ctx: AskContext, query: str) -> Answer:
+    words = re.findall(r"[A-Za-z0-9]+", query)
+    hits: list[Row] = []
+    for text in (" ".join(words), " | ".join(words)):  # every word first, then any word
+        found = ask_q.search_sources(ctx.store, text, SEARCH_FETCH) if words else []
+        hits = [h for h in found if can_see(h.get("acl"), ctx.viewer)][:SEARCH_HITS]
+        if hits:
+            break
+    if not hits:
+        return ctx.refused(
+            "search_records", None, RefusalCode.NO_CLAIM, f'no record you may see matches "{query}"'
+        )
+    results, citations = [], []
+    for hit in hits:
+        snip = snippet(hit.get("text") or "", words) or (hit.get("title") or "")
+        results.append({"record": hit["record"], "title": hit.get("title") or "", "snippet": snip})
+        citations.append(Citation(record=hit["record"], kind=hit.get("kind"), quote=snip or None))
+    answer = ctx.answered("search_records", None, {"hits": results}, citations=citations)
+    answer.subject = {"query": query}
+    return answer
+
+
+def snippet(text: str, words: list[str], width: int = SNIPPET_CHARS) -> str:
+    """A verbatim piece of `text` around the first word it shares with the query, cut at
+    word boundaries, white space collapsed (quotes are compared after normalising it)."""
+    flat = " ".join(text.split())
+    lowered = flat.lower()
+    starts = [
+        m.start()
+        for w in words
+        for m in [re.search(rf"\b{re.escape(_stem(w.lower()))}", lowered)]
+        if m
+    ]
+    if not flat:
+        return ""
+    at = min(starts) if starts else 0
+    begin = max(0, at - width // 3)
+    end = min(len(flat), begin + width)
+    if begin > 0:
+        begin = flat.find(" ", begin) + 1 or begin
+    if end < len(flat):
+        end = flat.rfind(" ", begin, end) if flat.rfind(" ", begin, end) > begin else end
+    piece = flat[begin:end].strip()
+    return piece if quote_in(piece, text) else ""
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ings", "ing", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _name(catalog: Catalog, entity_id: str) -> str:
+    entity = catalog.get(entity_id)
+    return entity.name if entity else entity_id
+
+
+def _dedupe(items: list[Any]) -> list[Any]:
+    seen, out = set(), []
+    for item in items:
+        key = repr(item)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+def _dedupe_strs(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))

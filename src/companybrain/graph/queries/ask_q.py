@@ -1,0 +1,290 @@
+"""Cypher for answering questions: every query `brain ask` runs, each behind a name. All of
+them read, except `derive_worked_with`, which rebuilds a derived who-worked-with-whom graph
+for the PageRank tie-break when the tickets it comes from have changed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Row, Store
+
+# "wrote a doc about it": records a person writes as documentation, not conversation.
+DOC_KINDS = ("adr", "runbook", "wiki", "service_directory", "change_control")
+EXPERT_WEIGHTS = {"resolved_ticket": 6, "wrote_doc": 4, "commented_ticket": 2, "chat": 1}
+
+
+# -- what the graph knows ------------------------------------------------------------------
+
+
+def org_meta(store: Store) -> Row | None:
+    rows = store.read(
+        "MATCH (m:Meta {key: 'org'}) RETURN m.company AS company, m.timezone AS timezone"
+    )
+    return rows[0] if rows else None
+
+
+def services(store: Store) -> list[Row]:
+    return store.read(
+        "MATCH (s:Service) RETURN s.id AS id, s.name AS name, s.aliases AS aliases ORDER BY s.id"
+    )
+
+
+def projects(store: Store) -> list[Row]:
+    return store.read(
+        "MATCH (p:Project) OPTIONAL MATCH (p)-[:DEPENDS_ON]->(s:Service) "
+        "WITH p, s ORDER BY s.id "
+        "RETURN p.id AS id, p.name AS name, p.aliases AS aliases, collect(s.id) AS services "
+        "ORDER BY p.id"
+    )
+
+
+def people(store: Store) -> list[Row]:
+    """People of the organisation (not authors known only from git history)."""
+    return store.read(
+        "MATCH (p:Person) WHERE p.org = true "
+        "RETURN p.id AS id, p.name AS name, p.aliases AS aliases, p.team AS team, "
+        "p.email AS email, p.groups AS groups ORDER BY p.id"
+    )
+
+
+def teams(store: Store) -> list[Row]:
+    return store.read(
+        "MATCH (t:Team) OPTIONAL MATCH (t)-[:LED_BY]->(l:Person) "
+        "RETURN t.id AS id, t.name AS name, t.aliases AS aliases, l.id AS lead ORDER BY t.id"
+    )
+
+
+def decisions(store: Store) -> list[Row]:
+    return store.read(
+        "MATCH (d:Decision) OPTIONAL MATCH (d)-[:STATED_IN]->(s:Source) "
+        "RETURN d.id AS id, d.title AS title, d.quote AS quote, d.status AS status, "
+        "s.id AS record, s.acl AS acl ORDER BY d.id"
+    )
+
+
+def person_groups(store: Store, person: str) -> list[str] | None:
+    """The access groups of a person (None when there is no such person)."""
+    rows = store.read(
+        "MATCH (p:Person {id: $id}) OPTIONAL MATCH (p)-[:IN_GROUP]->(g:Group) "
+        "RETURN p.groups AS groups, collect(g.id) AS linked",
+        {"id": person},
+    )
+    if not rows:
+        return None
+    return sorted({*(rows[0]["groups"] or []), *(rows[0]["linked"] or [])})
+
+
+def has_repository_data(store: Store) -> bool:
+    return bool(store.read("MATCH (c:Commit) RETURN c.id AS id LIMIT 1"))
+
+
+def service_by_id(store: Store, service: str) -> Row | None:
+    """A plain indexed lookup: the baseline the owner_of benchmark compares against."""
+    rows = store.read(
+        "MATCH (s:Service {id: $id}) RETURN s.id AS id, s.name AS name", {"id": service}
+    )
+    return rows[0] if rows else None
+
+
+# -- owner_of ------------------------------------------------------------------------------
+
+
+def owner_evidence(store: Store, service: str, cap: int) -> tuple[list[Row], bool]:
+    """Every ownership claim about `service` with its source, quote and owner, and whether
+    the row cap was hit. OPTIONAL MATCH keeps a claim whose source (or owner) is missing as
+    a row with nulls, so that the policy sees the gap instead of picking from what is left.
+    The query asks for one row more than the cap to know whether the cap was reached."""
+    rows = store.read(
+        "MATCH (svc:Service {id: $service}) "
+        "OPTIONAL MATCH (claim:OwnershipClaim)-[:ABOUT]->(svc) "
+        "OPTIONAL MATCH (src:Source)-[att:ATTESTS]->(claim) "
+        "OPTIONAL MATCH (claim)-[:NAMES_OWNER]->(owner:Person) "
+        "RETURN svc.id AS service, claim.id AS claim, claim.effective_at AS effective_at, "
+        "claim.effective_ms AS effective_ms, src.id AS record, src.kind AS kind, "
+        "src.authority AS authority, src.at AS at, src.acl AS acl, att.quote AS quote, "
+        "owner.id AS owner, owner.name AS owner_name "
+        "ORDER BY claim.effective_ms, src.id "
+        "LIMIT $limit",
+        {"service": service, "limit": cap + 1},
+    )
+    return rows[:cap], len(rows) > cap
+
+
+# -- who_knows -----------------------------------------------------------------------------
+
+
+def expertise_paths(store: Store, subjects: list[str], as_of_ms: int) -> list[Row]:
+    """One row per (person, path, record): resolved a ticket about it, wrote a doc about it,
+    commented on a ticket about it, chatted about it. Four weighted paths, UNION ALL."""
+    return store.read(
+        "CALL { "
+        "MATCH (p:Person)-[:RESOLVED]->(t:Source {kind: 'ticket'})-[:MENTIONS]->(x) "
+        "WHERE x.id IN $subjects AND t.at_ms <= $as_of WITH DISTINCT p, t "
+        "RETURN p.id AS person, p.name AS name, 'resolved_ticket' AS path, $w_resolved AS weight, "
+        "t.id AS record, t.kind AS kind, t.acl AS acl, null AS via_acl "
+        "UNION ALL "
+        "MATCH (p:Person)-[:AUTHORED]->(d:Source)-[:MENTIONS]->(x) "
+        "WHERE x.id IN $subjects AND d.kind IN $doc_kinds AND d.at_ms <= $as_of "
+        "WITH DISTINCT p, d "
+        "RETURN p.id AS person, p.name AS name, 'wrote_doc' AS path, $w_doc AS weight, "
+        "d.id AS record, d.kind AS kind, d.acl AS acl, null AS via_acl "
+        "UNION ALL "
+        "MATCH (p:Person)-[:AUTHORED]->(c:Source {kind: 'comment'})-[:COMMENT_ON]->"
+        "(t:Source {kind: 'ticket'})-[:MENTIONS]->(x) "
+        "WHERE x.id IN $subjects AND c.at_ms <= $as_of WITH DISTINCT p, c, t "
+        "RETURN p.id AS person, p.name AS name, 'commented_ticket' AS path, "
+        "$w_comment AS weight, c.id AS record, c.kind AS kind, c.acl AS acl, t.acl AS via_acl "
+        "UNION ALL "
+        "MATCH (p:Person)-[:AUTHORED]->(m:Source {kind: 'chat'})-[:MENTIONS]->(x) "
+        "WHERE x.id IN $subjects AND m.at_ms <= $as_of WITH DISTINCT p, m "
+        "RETURN p.id AS person, p.name AS name, 'chat' AS path, $w_chat AS weight, "
+        "m.id AS record, m.kind AS kind, m.acl AS acl, null AS via_acl "
+        "} "
+        "RETURN person, name, path, weight, record, kind, acl, via_acl "
+        "ORDER BY person, path, record",
+        {
+            "subjects": subjects,
+            "as_of": as_of_ms,
+            "doc_kinds": list(DOC_KINDS),
+            "w_resolved": EXPERT_WEIGHTS["resolved_ticket"],
+            "w_doc": EXPERT_WEIGHTS["wrote_doc"],
+            "w_comment": EXPERT_WEIGHTS["commented_ticket"],
+            "w_chat": EXPERT_WEIGHTS["chat"],
+        },
+    )
+
+
+def worked_with_fingerprint(store: Store) -> list[int]:
+    """Counts that change whenever who took part in which ticket changes."""
+    rows = store.read(
+        "OPTIONAL MATCH (t:Source {kind: 'ticket'}) WITH count(t) AS tickets "
+        "OPTIONAL MATCH (:Person)-[r:AUTHORED|RESOLVED]->(:Source {kind: 'ticket'}) "
+        "WITH tickets, count(r) AS on_tickets "
+        "OPTIONAL MATCH (:Person)-[a:AUTHORED]->(:Source {kind: 'comment'})-[:COMMENT_ON]->"
+        "(:Source {kind: 'ticket'}) "
+        "RETURN tickets, on_tickets, count(a) AS comments"
+    )
+    row = rows[0] if rows else {}
+    return [int(row.get(k) or 0) for k in ("tickets", "on_tickets", "comments")]
+
+
+def worked_with_stamp(store: Store) -> list[int] | None:
+    rows = store.read("MATCH (m:Meta {key: 'worked_with'}) RETURN m.fingerprint AS fingerprint")
+    return list(rows[0]["fingerprint"]) if rows and rows[0]["fingerprint"] is not None else None
+
+
+def derive_worked_with(store: Store, fingerprint: list[int]) -> None:
+    """(:Person)-[:WORKED_WITH]-(:Person) for people who authored, resolved or commented on
+    the same ticket. Only records everyone may see count, so the ranking leaks nothing."""
+    store.query("MATCH (:Person)-[r:WORKED_WITH]->(:Person) DELETE r")
+    store.query(
+        "MATCH (t:Source {kind: 'ticket'}) WHERE t.acl IS NULL "
+        "OPTIONAL MATCH (a:Person)-[:AUTHORED|RESOLVED]->(t) "
+        "WITH t, collect(DISTINCT a) AS direct "
+        "OPTIONAL MATCH (c:Person)-[:AUTHORED]->(cm:Source {kind: 'comment'})-[:COMMENT_ON]->(t) "
+        "WHERE cm.acl IS NULL "
+        "WITH t, direct + collect(DISTINCT c) AS people "
+        "UNWIND people AS p1 UNWIND people AS p2 "
+        "WITH DISTINCT p1, p2 WHERE p1 <> p2 "
+        "MERGE (p1)-[:WORKED_WITH]->(p2)"
+    )
+    store.query(
+        "MERGE (m:Meta {key: 'worked_with'}) SET m.fingerprint = $fingerprint",
+        {"fingerprint": fingerprint},
+    )
+
+
+def worked_with_rank(store: Store) -> dict[str, float]:
+    """PageRank of every person over the WORKED_WITH graph."""
+    rows = store.read(
+        "CALL algo.pageRank('Person', 'WORKED_WITH') YIELD node, score RETURN node.id AS id, score"
+    )
+    return {row["id"]: float(row["score"]) for row in rows}
+
+
+# -- trace_decision ------------------------------------------------------------------------
+
+
+def decision_chain(store: Store, decision: str) -> list[Row]:
+    """The decision and every decision linked to it through SUPERSEDES (up to 6 steps either
+    way), each with its position: negative for newer ones, positive for older ones."""
+    return store.read(
+        "MATCH (d:Decision {id: $id}) "
+        "OPTIONAL MATCH up = (n:Decision)-[:SUPERSEDES*1..6]->(d) "
+        "WITH d, n, min(length(up)) AS steps "
+        "WITH d, collect(CASE WHEN n IS NULL THEN null ELSE {id: n.id, pos: -steps} END) AS ups "
+        "OPTIONAL MATCH down = (d)-[:SUPERSEDES*1..6]->(o:Decision) "
+        "WITH d, ups, o, min(length(down)) AS steps "
+        "WITH d, ups, collect(CASE WHEN o IS NULL THEN null ELSE {id: o.id, pos: steps} END) "
+        "AS downs "
+        "RETURN d.id AS id, ups, downs",
+        {"id": decision},
+    )
+
+
+def decision_details(store: Store, ids: list[str]) -> list[Row]:
+    """Title, status, the record and quote that state it, and what motivated it."""
+    return store.read(
+        "UNWIND $ids AS id MATCH (d:Decision {id: id}) "
+        "OPTIONAL MATCH (d)-[st:STATED_IN]->(s:Source) "
+        "OPTIONAL MATCH (d)-[:MOTIVATED_BY]->(m:Source) "
+        "WITH d, st, s, m ORDER BY m.id "
+        "RETURN d.id AS id, d.title AS title, d.status AS status, d.at_ms AS at_ms, "
+        "st.quote AS quote, s.id AS record, s.kind AS kind, s.authority AS authority, "
+        "s.at AS at, s.acl AS acl, "
+        "collect(CASE WHEN m IS NULL THEN null ELSE {id: m.id, title: m.title, kind: m.kind, "
+        "acl: m.acl} END) AS motivated_by",
+        {"ids": ids},
+    )
+
+
+# -- person_or_team ------------------------------------------------------------------------
+
+
+def person_profile(store: Store, person: str) -> Row | None:
+    rows = store.read(
+        "MATCH (p:Person {id: $id}) "
+        "OPTIONAL MATCH (p)-[:MEMBER_OF]->(t:Team) "
+        "OPTIONAL MATCH (led:Team)-[:LED_BY]->(p) "
+        "RETURN p.id AS id, p.name AS name, p.email AS email, p.aliases AS aliases, "
+        "t.id AS team, t.name AS team_name, collect(DISTINCT led.id) AS leads",
+        {"id": person},
+    )
+    return rows[0] if rows else None
+
+
+def team_profile(store: Store, team: str) -> Row | None:
+    rows = store.read(
+        "MATCH (t:Team {id: $id}) "
+        "OPTIONAL MATCH (t)-[:LED_BY]->(l:Person) "
+        "OPTIONAL MATCH (m:Person)-[:MEMBER_OF]->(t) "
+        "WITH t, l, m ORDER BY m.id "
+        "RETURN t.id AS id, t.name AS name, l.id AS lead, l.name AS lead_name, "
+        "collect(CASE WHEN m IS NULL THEN null ELSE {id: m.id, name: m.name} END) AS members",
+        {"id": team},
+    )
+    return rows[0] if rows else None
+
+
+# -- search_records ------------------------------------------------------------------------
+
+
+def search_sources(store: Store, query: str, limit: int) -> list[Row]:
+    """Full-text search over record titles and text, best first."""
+    return store.read(
+        "CALL db.idx.fulltext.queryNodes('Source', $q) YIELD node, score "
+        "RETURN node.id AS record, node.title AS title, node.text AS text, node.kind AS kind, "
+        "node.acl AS acl, score ORDER BY score DESC, record LIMIT $limit",
+        {"q": query, "limit": limit},
+    )
+
+
+def records_text(store: Store, ids: list[str]) -> dict[str, Any]:
+    """Title and text of records, to check quotes against what the record says."""
+    rows = store.read(
+        "UNWIND $ids AS id MATCH (s:Source {id: id}) "
+        "RETURN s.id AS id, s.title AS title, s.text AS text",
+        {"ids": ids},
+    )
+    return {row["id"]: row for row in rows}

@@ -1,0 +1,120 @@
+"""`brain ask "QUESTION"`: the answer with its records and quotes, outranked claims marked
+as outranked (never hidden), or a refusal with its reason. `--json` prints the envelope of
+spec/answers.md."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from companybrain.model.answer import Answer
+from companybrain.surfaces.cli.context import CliState, pass_state
+
+
+@click.command("ask")
+@click.argument("question")
+@click.option(
+    "--now",
+    default=None,
+    help="The clock the question is read against, ISO 8601 with offset. [default: now]",
+)
+@click.option(
+    "--as-of",
+    "as_of",
+    default=None,
+    help="The day or instant the question is about; overrides a date in the question.",
+)
+@click.option(
+    "--as",
+    "as_person",
+    default=None,
+    metavar="PERSON",
+    help="Ask as this person id: only records their groups may see count.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option("--graph", default=None, help="Graph to ask (same as the global --graph).")
+@pass_state
+def ask_cmd(
+    state: CliState,
+    question: str,
+    now: str | None,
+    as_of: str | None,
+    as_person: str | None,
+    as_json: bool,
+    graph: str | None,
+) -> None:
+    """Ask a question; get the record and the quote, or a refusal with its reason."""
+    if graph:
+        state.settings = state.settings.with_(graph=graph)
+    answer = state.brain().ask(question, now=now, as_of=as_of, as_person=as_person)
+    if as_json:
+        click.echo(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        show(answer, Console(highlight=False, soft_wrap=True))
+
+
+def show(answer: Answer, console: Console) -> None:
+    subject = (answer.subject or {}).get("name") or (answer.subject or {}).get("id") or "-"
+    console.print(
+        f"[dim]{answer.tool or 'no question type'} · {escape(str(subject))} · as of "
+        f"{answer.as_of or '-'}[/]"
+    )
+    if answer.status == "refused" and answer.refusal:
+        console.print(
+            f"[bold red]Refused ({answer.refusal.code.value})[/]: {escape(answer.refusal.message)}"
+        )
+    else:
+        console.print("[bold green]Answer[/]")
+    for line in _result_lines(answer.result or {}):
+        console.print(f"  {escape(line)}")
+    if answer.citations:
+        console.print("[bold]Sources[/]")
+        for c in answer.citations:
+            meta = ", ".join(
+                str(x)
+                for x in (
+                    c.kind,
+                    f"authority {c.authority}" if c.authority is not None else None,
+                    f"effective {c.effective_at}" if c.effective_at else None,
+                )
+                if x
+            )
+            quote = f' "{escape(c.quote)}"' if c.quote else ""
+            console.print(f"  [cyan]{escape(c.record)}[/] ({escape(meta)}){quote}")
+    if answer.outranked:
+        console.print("[bold]Outranked[/] (shown, not used)")
+        for o in answer.outranked:
+            console.print(
+                f"  [yellow]outranked[/] [cyan]{escape(o.record)}[/] ({o.kind}, authority "
+                f"{o.authority}) names {escape(str(o.owner))}: {escape(o.why)}"
+                + (f' "{escape(o.quote)}"' if o.quote else "")
+            )
+    console.print(
+        f"[bold]Explanation[/] [dim]({answer.explanation_by})[/]: {escape(answer.explanation)}"
+    )
+
+
+def _result_lines(result: dict[str, object]) -> list[str]:
+    lines: list[str] = []
+    owner = result.get("owner")
+    if isinstance(owner, dict):
+        lines.append(f"owner: {owner.get('name')} ({owner.get('id')})")
+    for item in result.get("owners", []) or []:  # type: ignore[attr-defined]
+        lines.append(f"{item['service']}: {item['owner']['name']} ({item['owner']['id']})")
+    if result.get("approval"):
+        lines.append("approval authority: not recorded (ask the owners for review)")
+    for e in result.get("experts", []) or []:  # type: ignore[attr-defined]
+        lines.append(f"{e['name']} ({e['id']}): score {e['score']} {e['paths']}")
+    if "bus_factor" in result:
+        lines.append(f"bus factor: {result['bus_factor']}")
+    if result.get("warning"):
+        lines.append(f"warning: {result['warning']}")
+    if "chain" in result:
+        lines.append("chain, newest first: " + " <- ".join(result["chain"]))  # type: ignore[arg-type]
+        lines.append("motivated by: " + (", ".join(result.get("motivated_by") or []) or "-"))  # type: ignore[arg-type]
+    for h in result.get("hits", []) or []:  # type: ignore[attr-defined]
+        lines.append(f"{h['record']}: {h['title']} ... {h['snippet']} ...")
+    return lines

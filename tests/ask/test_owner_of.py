@@ -1,0 +1,162 @@
+"""owner_of on the demo corpus: the seed's "Ownership as a claim" story with the demo's names
+(billing gateway: directory says Ines, CC-1047 moves it to Kofi, a later chat says Ines
+still owns it), the Payments API conflict across offsets, refusals, access, projects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import ask_q
+from companybrain.policy.text import quote_in
+from tests.ask.conftest import NOW
+
+
+def q(store: Store, settings: Settings, question: str, **kw: Any) -> dict[str, Any]:
+    kw.setdefault("now", NOW)
+    return ask(store, settings, question, **kw).to_dict()
+
+
+def records(items: list[dict[str, Any]]) -> list[str]:
+    return [i["record"] for i in items]
+
+
+def assert_quotes_verbatim(store: Store, answer: dict[str, Any]) -> None:
+    items = [*answer["citations"], *answer["outranked"]]
+    texts = ask_q.records_text(store, sorted({i["record"] for i in items}))
+    for item in items:
+        if item.get("quote"):
+            said = texts[item["record"]]
+            assert quote_in(item["quote"], f"{said['title']}\n{said['text']}"), item
+
+
+def test_the_change_control_outranks_the_directory_and_the_chat(
+    demo: Store, demo_settings: Settings
+) -> None:
+    a = q(demo, demo_settings, "Who owns the billing gateway?")
+    assert a["status"] == "answered" and a["tool"] == "owner_of"
+    assert a["subject"] == {"id": "billing-gateway", "type": "Service", "name": "Billing Gateway"}
+    assert a["result"] == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+    assert a["refusal"] is None
+    [cc] = a["citations"]
+    assert cc["record"] == "CC-1047" and cc["kind"] == "change_control"
+    assert cc["authority"] == 90 and cc["effective_at"] == "2026-10-14T11:00:00Z"
+    assert "transfers from Ines Halvorsen to Kofi Mensah" in cc["quote"]
+    outranked = {o["record"]: o for o in a["outranked"]}
+    assert (
+        outranked["msg-038"]["owner"] == "ines" and outranked["msg-038"]["why"] == "lower authority"
+    )
+    assert outranked["msg-038"]["authority"] == 35
+    assert outranked["dir-2026-09"]["why"] == "lower authority"
+    assert "Ines still owns billing gateway" in outranked["msg-038"]["quote"]
+    assert a["as_of"] == "2026-10-20T12:00:00Z"
+    assert a["explanation_by"] == "template" and "Kofi Mensah" in a["explanation"]
+    assert_quotes_verbatim(demo, a)
+
+
+def test_a_past_day_is_answered_as_of_the_end_of_that_day(
+    demo: Store, demo_settings: Settings
+) -> None:
+    before = q(demo, demo_settings, "Who owned the billing gateway on October 13, 2026?")
+    assert before["result"]["owner"]["id"] == "ines"
+    assert records(before["citations"]) == ["dir-2026-09"]
+    assert "CC-1047" not in records(before["outranked"])  # not yet in effect: ignored
+    assert before["as_of"] == "2026-10-13T23:59:59.999Z"
+    # CC-1047 takes effect at 11:00 on the 14th: the whole day counts.
+    day_of = q(demo, demo_settings, "Who owned the billing gateway on 2026-10-14?")
+    assert day_of["result"]["owner"]["id"] == "kofi"
+
+
+def test_as_of_overrides_the_date_in_the_question(demo: Store, demo_settings: Settings) -> None:
+    a = q(demo, demo_settings, "Who owned the billing gateway yesterday?", as_of="2026-10-13")
+    assert a["result"]["owner"]["id"] == "ines"
+    instant = q(demo, demo_settings, "Who owns the billing gateway?", as_of="2026-10-14T10:59:00Z")
+    assert instant["result"]["owner"]["id"] == "ines"
+
+
+def test_two_change_controls_at_one_instant_in_two_offsets_conflict(
+    demo: Store, demo_settings: Settings
+) -> None:
+    a = q(demo, demo_settings, "Who owns the Payments API?")
+    assert a["status"] == "refused" and a["result"] is None
+    assert a["refusal"]["code"] == "CONFLICT"
+    cited = {c["record"]: c for c in a["citations"]}
+    assert set(cited) == {"CC-1019", "CC-1020"}
+    assert cited["CC-1020"]["effective_at"] == "2026-09-30T19:00:00+07:00"
+    assert (
+        "Rafael Duarte" in cited["CC-1019"]["quote"] and "Sunita Rao" in cited["CC-1020"]["quote"]
+    )
+    assert set(records(a["outranked"])) >= {"dir-2026-09"}
+    assert_quotes_verbatim(demo, a)
+
+
+def test_only_chat_and_wiki_refuse_low_authority(demo: Store, demo_settings: Settings) -> None:
+    a = q(demo, demo_settings, "Who owns the notification hub?")
+    assert a["refusal"]["code"] == "LOW_AUTHORITY"
+    assert set(records(a["citations"])) == {"wiki-notification-hub", "msg-017"}
+
+
+def test_no_claim_and_not_in_graph(demo: Store, demo_settings: Settings) -> None:
+    none = q(demo, demo_settings, "Who owns the feature flag service?")
+    assert none["refusal"]["code"] == "NO_CLAIM" and none["subject"]["id"] == "feature-flags"
+    zeus = q(demo, demo_settings, "Who owns Project Zeus?")
+    assert zeus["refusal"]["code"] == "NOT_IN_GRAPH" and zeus["subject"] is None
+    assert "Project Zeus" in zeus["refusal"]["message"]
+
+
+def test_a_vague_date_is_refused_never_answered_as_of_now(
+    demo: Store, demo_settings: Settings
+) -> None:
+    for question in (
+        "Who owned the billing gateway 3 weeks ago?",
+        "Who owned the Payments API during September?",
+        "Who owned the billing gateway before CC-1047?",
+        "Who owned the billing gateway on 3/4/2026?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["refusal"]["code"] == "VAGUE_DATE", question
+        assert a["result"] is None and a["citations"] == []
+
+
+def test_a_restricted_record_changes_nothing_for_who_may_not_see_it(
+    demo: Store, demo_settings: Settings
+) -> None:
+    insider = q(demo, demo_settings, "Who owns the audit log pipeline?", as_person="hana")
+    assert insider["result"]["owner"]["id"] == "amara"
+    assert records(insider["citations"]) == ["CC-1038"]
+    outsider = q(demo, demo_settings, "Who owns the audit log pipeline?", as_person="rafael")
+    assert outsider["result"]["owner"]["id"] == "viktor"
+    seen = records(outsider["citations"]) + records(outsider["outranked"])
+    assert "CC-1038" not in seen
+    assert "CC-1038" not in outsider["explanation"] and "Amara" not in outsider["explanation"]
+    everyone = q(demo, demo_settings, "Who owns the audit log pipeline?")
+    assert everyone["result"]["owner"]["id"] == "amara"
+
+
+def test_sign_off_names_the_owners_to_ask_and_never_approval(
+    demo: Store, demo_settings: Settings
+) -> None:
+    a = q(demo, demo_settings, "Who should sign off the Halyard release?")
+    assert a["status"] == "answered" and a["subject"]["id"] == "halyard"
+    owners = {(o["service"], o["owner"]["id"]) for o in a["result"]["owners"]}
+    assert owners == {
+        ("billing-gateway", "kofi"),
+        ("ledger-service", "darius"),
+        ("event-bus", "marek"),
+    }
+    assert a["result"]["approval"] == "not recorded"
+    assert {"CC-1047", "dir-2026-03", "dir-2026-09"} <= set(records(a["citations"]))
+    assert "approval authority is not recorded" in a["explanation"].lower()
+    assert "approved" not in a["explanation"].lower()
+    status = q(demo, demo_settings, "Is the Halyard release approved?")
+    assert status["refusal"]["code"] == "OUT_OF_SCOPE" and status["tool"] is None
+    assert "approved" not in status["explanation"].lower()
+
+
+def test_a_project_with_a_refused_service_is_refused(demo: Store, demo_settings: Settings) -> None:
+    a = q(demo, demo_settings, "Who owns Project Lantern?")
+    assert a["refusal"]["code"] == "CONFLICT"
+    assert "Payments API" in a["refusal"]["message"]
+    assert {"CC-1019", "CC-1020"} <= set(records(a["citations"]))
