@@ -189,4 +189,3 @@ def print_questions(report: QuestionsReport) -> None:
     out.print(f"[bold]score[/] {report.passed}/{len(report.results)} ({report.score:.1%})")
 
 
-eval_group.add_command(ab_cmd)
