@@ -187,5 +187,3 @@ def print_questions(report: QuestionsReport) -> None:
             for problem in r.problems:
                 out.print(f"      {escape(problem)}")
     out.print(f"[bold]score[/] {report.passed}/{len(report.results)} ({report.score:.1%})")
-
-
