@@ -151,3 +151,42 @@ def test_cli_model_proposer_without_cache_or_server_is_one_clear_error(
     )
     assert result.exit_code != 0
     assert "m1: no cached proposal" in str(result.exception)
+
+
+def test_cli_model_proposer_then_offline_replay(run_cli, model_server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from tests.support.model_server import tool_call
+
+    good = {"ownership": [{"record": "m1", "service": "billing-gateway", "owner": "aria"}]}
+    corpus = _tiny_corpus(tmp_path, good)
+    model_server.play(
+        tool_call(
+            "record_facts",
+            {
+                "ownership": [
+                    {
+                        "service": "billing-gateway",
+                        "owner": "aria",
+                        "quote": "Aria owns the billing gateway.",
+                    },
+                    {
+                        "service": "billing-gateway",
+                        "owner": "aria",
+                        "quote": "Aria owns everything.",
+                    },
+                ],
+                "decisions": [],
+            },
+        )
+    )
+    env = {"BRAIN_HOME": str(tmp_path), "BRAIN_MODEL": "scripted"}
+    online = {**env, "BRAIN_MODEL_BASE_URL": model_server.base_url, "BRAIN_PROPOSER": "model"}
+    first = run_cli("eval", "extraction", str(corpus), "--json", "--strict", env=online)
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.output)
+    assert data["proposer"] == "model" and data["ownership"]["recall"] == 1.0
+    assert [r["check"] for r in data["rejected"]] == ["quote_not_in_record"]
+    # No server now: the cached reply is replayed, and the server is not called again.
+    again = run_cli("eval", "extraction", str(corpus), "--json", "--proposer", "model", env=env)
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.output)["ownership"] == data["ownership"]
+    assert len(model_server.requests) == 1
