@@ -3,8 +3,11 @@ repository and record ingestion write them), and its board graph, deleted afterw
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -119,3 +122,30 @@ def seeded(store: Store, settings: Settings) -> Store:
     seed_decisions(store, ADRS)
     seed_files(store, FILES)
     return store
+
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Ada",
+    "GIT_AUTHOR_EMAIL": "ada@example.com",
+    "GIT_COMMITTER_NAME": "Ada",
+    "GIT_COMMITTER_EMAIL": "ada@example.com",
+}
+
+
+def commit_files(root: Path, files: dict[str, str], message: str = "files") -> None:
+    """Write `files` into the repository at `root` and commit them."""
+    env = {**os.environ, **GIT_ENV}
+    for path, text in files.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True, env=env)
+    subprocess.run(["git", "-C", str(root), "commit", "-q", "-m", message], check=True, env=env)
+
+
+def make_repo(root: Path, files: dict[str, str]) -> Path:
+    """A git repository with `files` committed at HEAD."""
+    root.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True, env={**os.environ, **GIT_ENV})
+    commit_files(root, files)
+    return root

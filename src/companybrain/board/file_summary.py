@@ -97,13 +97,19 @@ def combine_summaries(path: str, summaries: list[tuple[str, str]]) -> str:
     """A folder (or a file read in sections) from its children's summaries."""
     if not summaries:
         return f"{path}: nothing summarised."
-    shown = [f"{PurePosixPath(child).name}: {_first_sentence(text)}" for child, text in summaries]
+    shown = [f"{PurePosixPath(child).name}: {_brief(text)}" for child, text in summaries]
     more = len(shown) - MAX_CHILDREN
     body = "; ".join(shown[:MAX_CHILDREN]) + (f"; and {more} more" if more > 0 else "")
     return f"{len(summaries)} part(s). {body}"
 
 
-def _first_sentence(text: str) -> str:
-    # Cut after a sentence end, but never inside a backticked name such as `a.b`.
-    m = re.search(r"(?<!`)[.!?](?=\s|$)", text)
-    return text[: m.end()] if m else text
+def _brief(text: str, limit: int = 160) -> str:
+    """The start of a summary, cut at a clause end and never inside a `backticked` name."""
+    if len(text) <= limit:
+        return text
+    cuts = [
+        m.end()
+        for m in re.finditer(r"[.;!?](?=\s)", text[:limit])
+        if text[: m.start()].count("`") % 2 == 0
+    ]
+    return text[: cuts[-1]] if cuts else text.split("`", 1)[0].rstrip() + " …"

@@ -15,7 +15,7 @@ from companybrain.board.options import BoardOptions
 from companybrain.board.sections import split
 from companybrain.board.worker import text_hash
 from companybrain.errors import InputError
-from companybrain.graph.queries import board_q
+from companybrain.graph.queries import board_q, repo_write
 from companybrain.repo import gitcmd
 
 if TYPE_CHECKING:
@@ -241,11 +241,10 @@ def _file_paths(brain: Store, mode: str) -> list[str]:
 
 
 def _repo_of(brain: Store) -> Path | None:
-    for repo in board_q.decision_repos(brain):
-        candidate = Path(repo)
-        if candidate.is_dir():
-            return candidate
-    return None
+    """The ingested repository's folder, when this graph holds exactly one that still exists."""
+    found = [Path(r["path"]) for r in repo_write.repositories(brain) if r.get("path")]
+    found = [p for p in found if p.is_dir()]
+    return found[0] if len(found) == 1 else None
 
 
 def _file_text(repo: Path, path: str, report: FillReport) -> str | None:

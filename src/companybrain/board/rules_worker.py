@@ -251,11 +251,14 @@ def _title_terms(title: str) -> list[str]:
     words = _TITLE_NUMBER.sub("", title or "").split()
     runs: list[list[str]] = [[]]
     for word in words:
-        bare = word.strip("`'\"“”,.:;()[]!?").lower()
-        if not bare or bare in _STOP:
+        bare = word.strip("`'\"“”,.:;()[]!?")
+        if not bare or bare.lower() in _STOP:
             runs.append([])
-        else:
-            runs[-1].append(word.strip("`'\"“”,.:;()[]!?"))
+            continue
+        if bare != word.rstrip(",.:;!?"):  # a quoted or bracketed word stands alone
+            runs += [[bare], []]
+            continue
+        runs[-1].append(bare)
     return [" ".join(r) for r in runs if r and len(" ".join(r)) >= 3][:4]
 
 

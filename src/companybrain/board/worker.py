@@ -260,12 +260,15 @@ class Worker:
             for s in c["summaries"][:1]
         ]
         summary = self.reader.combine(path, parts)
-        texts = "\n".join(board_q.descendant_file_texts(self.board, item["id"]))
-        row = self._summary_row(path, summary, texts)
+        files = board_q.descendant_files(self.board, item["id"])
+        texts = "\n".join(f["text"] or "" for f in files)
+        row = self._summary_row(path, summary, texts, [f["path"] for f in files])
         self._complete(item, [row], [], summary=summary if row["kept"] else None)
 
-    def _summary_row(self, path: str, summary: str, text: str) -> Row:
-        check = check_summary(summary, path, text)
+    def _summary_row(
+        self, path: str, summary: str, text: str, paths: list[str] | None = None
+    ) -> Row:
+        check = check_summary(summary, path, text, paths or ())
         return {
             "id": _id(path, "summary", summary, self.agent),
             "entry": path,

@@ -188,15 +188,19 @@ def identifiers(text: str) -> set[str]:
     return set(_IDENTIFIER.findall(text))
 
 
-def check_summary(summary: str, path: str, file_text: str) -> Check:
+def check_summary(summary: str, path: str, file_text: str, paths: Collection[str] = ()) -> Check:
     """Keep a file (or folder) summary only if every code name it mentions is there: each
-    part of a qualified name must be an identifier in `file_text`."""
+    part of a qualified name must be an identifier in `file_text`. Names of the file itself
+    and of `paths` (a folder's files) are names of files, not code."""
     if not summary.strip():
         return reject("empty summary")
     present = identifiers(file_text)
-    own_name = PurePosixPath(path).name
+    file_names: set[str] = set()
+    for p in (path, *paths):
+        for part in PurePosixPath(p).parts:
+            file_names |= {part, PurePosixPath(part).stem}
     for name in code_names(summary):
-        if name in (own_name, PurePosixPath(own_name).stem):
+        if name in file_names:
             continue
         missing = [part for part in name.split(".") if part not in present]
         if missing:

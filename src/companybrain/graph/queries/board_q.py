@@ -301,20 +301,19 @@ def children(board: Store, item_id: str) -> list[Row]:
         "MATCH (c:Item)-[:PART_OF]->(:Item {id: $id}) "
         "OPTIONAL MATCH (c)-[:FOUND]->(f:Finding {kind: 'summary', kept: true}) "
         "RETURN c.id AS id, c.kind AS kind, c.entry AS entry, c.status AS status, "
-        "c.text AS text, c.start AS start, collect(f.value) AS summaries "
-        "ORDER BY c.order",
+        "c.text AS text, c.start AS start, c.order AS order, collect(f.value) AS summaries "
+        "ORDER BY order",
         {"id": item_id},
     )
 
 
-def descendant_file_texts(board: Store, item_id: str) -> list[str]:
-    """The texts of every file a folder item contains, at any depth."""
-    rows = board.read(
+def descendant_files(board: Store, item_id: str) -> list[Row]:
+    """Path and text of every file a folder item contains, at any depth."""
+    return board.read(
         "MATCH (c:Item {kind: 'file'})-[:PART_OF*1..32]->(:Item {id: $id}) "
-        "RETURN DISTINCT c.text AS text",
+        "RETURN DISTINCT c.entry AS path, c.text AS text ORDER BY path",
         {"id": item_id},
     )
-    return [r["text"] or "" for r in rows]
 
 
 def release(board: Store, item_id: str, agent: str, attempt: int) -> bool:
@@ -557,11 +556,6 @@ def rationale_files(brain: Store) -> list[str]:
         "MATCH (:Decision)-[:RATIONALE]->(f:File) RETURN DISTINCT f.id AS id ORDER BY id"
     )
     return [r["id"] for r in rows]
-
-
-def decision_repos(brain: Store) -> list[str]:
-    rows = brain.read("MATCH (d:Decision) WHERE d.repo IS NOT NULL RETURN DISTINCT d.repo AS repo")
-    return [str(r["repo"]) for r in rows]
 
 
 def set_file_summary(brain: Store, path: str, summary: str, by: str) -> bool:

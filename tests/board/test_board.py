@@ -1,0 +1,120 @@
+"""The board's statements one at a time, in one process: claims, waiting, expiry, the
+attempts cap, stale completions, sections, filling again."""
+
+from __future__ import annotations
+
+from companybrain.board.fill import fill
+from companybrain.board.options import BoardOptions
+from companybrain.board.worker import Worker
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import board_q, findings_q
+from tests.board.conftest import ADR_1, ADR_2, ADRS, Adr, seed_decisions
+
+OPTIONS = BoardOptions(claim_ttl_s=60, max_attempts=2, poll_s=0.01)
+
+
+def items_by_id(board: Store) -> dict[str, dict]:
+    return {i["id"]: i for i in board_q.items(board)}
+
+
+def test_claims_follow_the_order_and_expire(seeded: Store, board: Store) -> None:
+    fill(seeded, board, OPTIONS)
+    for agent in ("a", "b"):
+        board_q.ensure_agent(board, agent, "rules")
+    first = board_q.claim(board, "a", 1_000, 500, 2)
+    second = board_q.claim(board, "b", 1_000, 500, 2)
+    assert first and second
+    assert [first["entry"], second["entry"]] == [ADR_1.id, ADR_2.id]
+    # Before expiry nobody else can take a's item; after it, b takes it over.
+    third = board_q.claim(board, "b", 1_100, 500, 2)
+    assert third and third["entry"] == ADRS[2].id
+    assert board_q.claim(board, "b", 1_200, 500, 2) is None
+    taken = board_q.claim(board, "b", 1_501, 500, 2)
+    assert taken and taken["id"] == first["id"] and taken["attempts"] == 2
+    # a's late completion writes nothing: the item is b's now.
+    row = {"id": "x", "entry": ADR_1.id, "kind": "concept", "quote": "q", "value": "v",
+           "verdict": None, "relation": None, "by": "a", "kept": True, "reason": None}  # fmt: skip
+    assert not board_q.complete(board, first["id"], "a", 1, 1_600, findings=[row], handoffs=[])
+    assert board_q.board_findings(board) == []
+    assert board_q.complete(board, first["id"], "b", 2, 1_600, findings=[row], handoffs=[])
+    item = items_by_id(board)[first["id"]]
+    assert item["status"] == "done" and item["done_by"] == "b"
+    assert item["errors"] == ["claim by a expired"]
+
+
+def test_an_expired_claim_on_the_last_attempt_fails_the_item(seeded: Store, board: Store) -> None:
+    fill(seeded, board, OPTIONS)
+    board_q.ensure_agent(board, "a", "rules")
+    claimed = board_q.claim(board, "a", 1_000, 100, 1)
+    assert claimed
+    assert board_q.sweep(board, 1_050, 1) == 0  # not expired yet
+    assert board_q.sweep(board, 1_200, 1) == 1
+    [failed] = board_q.failed_items(board)
+    assert failed["id"] == claimed["id"]
+    assert failed["errors"] == ["claim by a expired on attempt 1 of 1"]
+    assert board_q.retry_failed(board) == 1
+    assert items_by_id(board)[claimed["id"]]["status"] == "pending"
+
+
+def test_an_error_retries_until_the_cap(seeded: Store, board: Store) -> None:
+    fill(seeded, board, OPTIONS)
+    board_q.ensure_agent(board, "a", "rules")
+    for attempt, expect in ((1, "pending"), (2, "failed")):
+        item = board_q.claim(board, "a", 1_000 * attempt, 100, 2)
+        assert item and item["entry"] == ADR_1.id and item["attempts"] == attempt
+        assert board_q.fail(board, item["id"], "a", attempt, 0, f"boom {attempt}", 2) == expect
+    [failed] = board_q.failed_items(board)
+    assert failed["errors"] == ["boom 1", "boom 2"]
+    assert board_q.claim(board, "a", 9_000, 100, 2)["entry"] == ADR_2.id  # type: ignore[index]
+
+
+def test_a_long_entry_is_read_in_sections_that_the_whole_waits_for(
+    store: Store, board: Store, settings: Settings
+) -> None:
+    sections = [
+        f"## Part {i}\n\nWe measured {i * 100} ms on run {i}. " + ("filler words " * 30) + "\n"
+        for i in range(1, 5)
+    ]
+    long_adr = Adr("docs/adr/0009-long.md", "Long decision", "2025-02-02", "".join(sections))
+    seed_decisions(store, [long_adr])
+    options = BoardOptions(max_chars=600, poll_s=0.01)
+    report = fill(store, board, options)
+    items = board_q.items(board)
+    parts = [i for i in items if i["kind"] == "part"]
+    [whole] = [i for i in items if i["kind"] == "entry"]
+    assert len(parts) == 4 and report.created == 5
+    assert whole["waiting"] == 4
+    board_q.ensure_agent(board, "a", "rules")
+    # The whole is not offered while its sections are unfinished.
+    offered = [board_q.claim(board, "a", 1_000, 60_000, 3) for _ in range(5)]
+    assert [o["kind"] if o else None for o in offered] == ["part"] * 4 + [None]
+
+    board.query("MATCH (s:Item) SET s.status = 'pending', s.attempts = 0")  # start over
+    worker = Worker(settings, options, "rules-1")
+    assert worker.run() == 5
+    done = items_by_id(board)
+    assert done[whole["id"]]["claimed_at"] >= max(done[p["id"]]["done_at"] for p in parts)
+    figures = {
+        f.value for f in findings_q.findings_of(store, long_adr.id) if f.kind == "measurement"
+    }
+    assert figures == {"100 ms", "200 ms", "300 ms", "400 ms"}
+    assert done[whole["id"]]["summary"] == "4 findings from its sections"
+
+
+def test_filling_again_adds_new_rereads_changed_and_drops_removed(
+    seeded: Store, board: Store, settings: Settings
+) -> None:
+    first = fill(seeded, board, OPTIONS)
+    assert (first.created, first.entries) == (3, 3)
+    Worker(settings, OPTIONS, "rules-1").run()
+    again = fill(seeded, board, OPTIONS)
+    assert (again.created, again.unchanged, again.removed) == (0, 3, 0)
+
+    changed = Adr(ADR_1.id, ADR_1.title, ADR_1.date, ADR_1.text + "\nNow 99 ms.\n")
+    seed_decisions(seeded, [changed])
+    seeded.query("MATCH (d:Decision {id: $id}) DETACH DELETE d", {"id": ADRS[2].id})
+    third = fill(seeded, board, OPTIONS)
+    assert (third.entries, third.unchanged, third.removed) == (1, 1, 1)
+    states = {i["entry"]: i["status"] for i in board_q.items(board) if i["kind"] == "entry"}
+    assert states == {ADR_1.id: "pending", ADR_2.id: "done"}

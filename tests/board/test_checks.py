@@ -1,0 +1,149 @@
+"""The checks every finding passes before it is kept (policy/finding_checks.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companybrain.model.findings import Finding, FindingKind, Verdict
+from companybrain.policy.finding_checks import (
+    check_confirmation,
+    check_finding,
+    check_summary,
+    code_names,
+    figure_in_quote,
+)
+
+ENTRY = """# 3. Keep the router prompt's wrong line
+
+We did fix the wrong line once and measured: with the corrected text the small model
+routed "remember this" to memory 0 times out of 20; with the old text, 16 out of 20.
+The exporter in `src/exporter.py` batches its writes; p99 is 340 ms.
+It costs about 2.6–2.9x the latency.
+"""
+PATHS = {"src/exporter.py", "src/router.py"}
+
+
+def finding(kind: FindingKind, quote: str, value: str, **kw: object) -> Finding:
+    return Finding("DECISIONS.md#Keep", kind, quote, value, **kw)  # type: ignore[arg-type]
+
+
+def check(f: Finding, entries: set[str] | None = None) -> tuple[bool, str | None]:
+    result = check_finding(f, ENTRY, PATHS, entries)
+    return result.kept, result.reason
+
+
+def test_a_measurement_is_kept_when_its_figure_is_in_its_quote() -> None:
+    quote = "with the old text, 16 out of 20"
+    assert check(finding(FindingKind.MEASUREMENT, quote, "16 out of 20")) == (True, None)
+    wrapped = "routed \u201cremember this\u201d  to memory 0 times\nout of 20"
+    assert check(
+        finding(FindingKind.MEASUREMENT, wrapped.replace("\u201c", '"'), "0 times out of 20")
+    )[0]
+
+
+def test_a_figure_missing_from_its_quote_is_rejected() -> None:
+    kept, reason = check(
+        finding(FindingKind.MEASUREMENT, "with the old text, 16 out of 20", "16/20")
+    )
+    assert not kept and "16/20" in (reason or "")
+    # "2x" is not inside "2.6–2.9x", nor "0 out of 20" inside "10 out of 20".
+    assert not check(
+        finding(FindingKind.MEASUREMENT, "It costs about 2.6–2.9x the latency.", "9x")
+    )[0]
+    assert check(
+        finding(FindingKind.MEASUREMENT, "It costs about 2.6–2.9x the latency.", "2.6–2.9x")
+    )[0]
+    assert not figure_in_quote("0 out of 20", "10 out of 20 runs")
+
+
+def test_an_experiment_claim_may_not_carry_figures_its_quote_lacks() -> None:
+    quote = "We did fix the wrong line once and measured"
+    ok = finding(FindingKind.EXPERIMENT, quote, "fixing the wrong line", verdict=Verdict.DISPROVEN)
+    assert check(ok) == (True, None)
+    bad = finding(FindingKind.EXPERIMENT, quote, "fixing it gave 20/20", verdict=Verdict.DISPROVEN)
+    kept, reason = check(bad)
+    assert not kept and "20" in (reason or "")
+    no_verdict = finding(FindingKind.EXPERIMENT, quote, "fixing the wrong line")
+    assert not check(no_verdict)[0]
+
+
+def test_a_quote_must_appear_verbatim_in_the_entry() -> None:
+    kept, reason = check(
+        finding(FindingKind.MEASUREMENT, "with the new text, 16 out of 20", "16 out of 20")
+    )
+    assert not kept and "not found verbatim" in (reason or "")
+
+
+def test_a_file_must_exist_in_git() -> None:
+    quote = "The exporter in `src/exporter.py` batches its writes; p99 is 340 ms."
+    assert check(finding(FindingKind.FILE, quote, "src/exporter.py"))[0]
+    kept, reason = check(finding(FindingKind.FILE, quote, "src/exporter_v2.py"))
+    assert not kept and reason == "no file 'src/exporter_v2.py' in git"
+    # The path exists, but the quote is not about it.
+    assert not check(finding(FindingKind.FILE, quote, "src/router.py"))[0]
+
+
+def test_a_relation_must_name_a_known_entry() -> None:
+    quote = "We did fix the wrong line once and measured"
+    rel = finding(FindingKind.RELATION, quote, "docs/adr/0002.md", relation="supersedes")
+    assert check(rel, {"docs/adr/0002.md"})[0]
+    assert not check(rel, {"docs/adr/0001.md"})[0]
+    odd = finding(FindingKind.RELATION, quote, "docs/adr/0002.md", relation="loves")
+    assert not check(odd, {"docs/adr/0002.md"})[0]
+
+
+def test_kinds_do_not_carry_what_is_not_theirs() -> None:
+    quote = "with the old text, 16 out of 20"
+    assert not check(
+        finding(FindingKind.MEASUREMENT, quote, "16 out of 20", verdict=Verdict.CONFIRMED)
+    )[0]
+    assert not check(finding(FindingKind.CONCEPT, quote, "old text", relation="supersedes"))[0]
+    assert check(finding(FindingKind.CONCEPT, quote, "old text"))[0]
+    assert not check(finding(FindingKind.CONCEPT, quote, "new text"))[0]
+
+
+TASKS_WITHOUT_CLASS = """def add(task):\n    TASKS.append(task)\n"""
+TASKS_WITH_CLASS = (
+    """class TaskStore:\n    def add(self, task):\n        self.items.append(task)\n"""
+)
+
+
+def test_a_qualified_name_needs_each_part_as_an_identifier_in_the_file() -> None:
+    summary = "Stores tasks; new ones go through `TaskStore.add`."
+    kept = check_summary(summary, "src/tasks.py", TASKS_WITHOUT_CLASS)
+    assert not kept.kept and "TaskStore" in (kept.reason or "")
+    # Not the exact dotted string: no file contains "TaskStore.add", yet this one defines both.
+    assert "TaskStore.add" not in TASKS_WITH_CLASS
+    assert check_summary(summary, "src/tasks.py", TASKS_WITH_CLASS).kept
+    # Unquoted dotted names and calls are names too; plain words are prose.
+    assert not check_summary(
+        "Calls TaskStore.add() for each task.", "t.py", TASKS_WITHOUT_CLASS
+    ).kept
+    assert check_summary("Adds a task, e.g. from the CLI.", "t.py", TASKS_WITHOUT_CLASS).kept
+    assert not check_summary("Wraps `remove_task()`.", "t.py", TASKS_WITHOUT_CLASS).kept
+
+
+@pytest.mark.parametrize(
+    ("summary", "names"),
+    [
+        ("Uses `TaskStore.add` and `load(path)`.", ["TaskStore.add", "load"]),
+        ("Calls os.path.join() and save_all().", ["os.path.join", "save_all"]),
+        ("Reads config.yaml, e.g. at start; see README.md.", []),
+        ("Runs `make test` first.", []),
+    ],
+)
+def test_code_names_in_a_summary(summary: str, names: list[str]) -> None:
+    assert code_names(summary) == names
+
+
+def test_a_handoff_counts_only_when_a_different_agent_confirms_with_both_quotes() -> None:
+    a, b = "This supersedes ADR-1.", "# 1. Use Kafka\n\nStatus: Superseded by ADR-2"
+    kwargs = {"from_id": "adr-2", "to_id": "adr-1"}
+    same = check_confirmation("rules-1", "rules-1", a, a, "Use Kafka", b, **kwargs)
+    assert same.outcome == "not_counted"
+    other = check_confirmation("rules-1", "model-1", a, a, "Use Kafka", b, **kwargs)
+    assert other.outcome == "confirmed"
+    one_side = check_confirmation("rules-1", "model-1", a, a, "", b, **kwargs)
+    assert one_side.outcome == "rejected" and "adr-1" in one_side.reason
+    invented = check_confirmation("rules-1", "model-1", a, a, "Use Pulsar", b, **kwargs)
+    assert invented.outcome == "rejected" and "not in adr-1" in invented.reason

@@ -1,0 +1,70 @@
+"""`brain board fill|run|status|retry` end to end (the run starts real worker processes)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companybrain.graph.connection import Store
+from tests.board.conftest import ADR_1, ADR_2, ADRS, remove_entry
+
+
+def status_json(run_cli: Any) -> dict[str, Any]:
+    result = run_cli("board", "status", "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_run_with_two_workers_empties_the_board(seeded: Store, board: Store, run_cli: Any) -> None:
+    result = run_cli("board", "run", "--workers", "2", "--claim-ttl", "10")
+    assert result.exit_code == 0, result.output
+    assert "board: 3 items created (3 entries new or changed, 0 files)" in result.output
+    assert "2 rules worker(s) in" in result.output
+
+    counts = status_json(run_cli)
+    assert set(counts) == {"items", "findings", "handoffs", "agents"}
+    assert counts["items"] == {"pending": 0, "claimed": 0, "done": 5, "failed": 0}
+    assert counts["handoffs"] == {"open": 0, "confirmed": 1, "rejected": 1}
+    assert counts["findings"]["kept"] > 0
+    assert set(counts["agents"]) <= {"rules-1", "rules-2"}
+    assert sum(a["done"] for a in counts["agents"].values()) == 5
+    assert set(next(iter(counts["agents"].values()))) == {"claims", "done", "kept", "rejected"}
+
+    again = run_cli("board", "run", "--workers", "2")
+    assert again.exit_code == 0, again.output
+    assert "board: 0 items created" in again.output and "3 unchanged" in again.output
+
+
+def test_status_shows_failed_items_with_their_errors_and_open_handoffs(
+    store: Store, board: Store, run_cli: Any
+) -> None:
+    from tests.board.conftest import seed_decisions
+
+    seed_decisions(store, ADRS)
+    assert run_cli("board", "fill").exit_code == 0
+    remove_entry(store, ADR_1.id)
+    result = run_cli("board", "run", "-n", "1", "--no-fill", "--max-attempts", "2")
+    assert result.exit_code == 0, result.output
+    assert "1 item(s) still pending" in result.output
+
+    counts = status_json(run_cli)
+    assert counts["items"] == {"pending": 1, "claimed": 0, "done": 2, "failed": 1}
+    assert counts["handoffs"] == {"open": 1, "confirmed": 0, "rejected": 0}
+
+    human = run_cli("board", "status")
+    assert human.exit_code == 0, human.output
+    text = " ".join(human.output.split())
+    assert f"failed entry:{ADR_1.id} after 2 attempt(s):" in text
+    assert text.count(f"rules-1: ItemError: {ADR_1.id} is not in the brain graph") == 2
+    assert f"open handoff docs/adr/0003-keep-router-line.md supersedes {ADR_2.id}" in text
+    assert "'This does not supersede ADR-2.'" in text
+
+    retried = run_cli("board", "retry")
+    assert retried.output.strip() == "1 failed item(s) back to pending"
+    assert status_json(run_cli)["items"]["pending"] == 2
+
+
+def test_the_model_worker_needs_a_model(seeded: Store, board: Store, run_cli: Any) -> None:
+    result = run_cli("board", "run", "--worker", "model", "--no-fill")
+    assert result.exit_code != 0
+    assert "the model worker needs a model" in str(result.exception)

@@ -1,0 +1,87 @@
+"""Filling the board from a repository ingested by `brain ingest-repo`: its decision
+entries, summaries of the files they rest on, and folders that wait for their files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companybrain.board.fill import fill
+from companybrain.board.options import BoardOptions
+from companybrain.board.worker import Worker
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import board_q, findings_q
+from companybrain.repo.ingest import ingest_repo
+from tests.board.conftest import ADR_1, ADR_2, ADR_3, commit_files, make_repo
+
+OPTIONS = BoardOptions(poll_s=0.01)
+FILES = {
+    ADR_1.id: ADR_1.text,
+    ADR_2.id: ADR_2.text,
+    ADR_3.id: ADR_3.text,
+    "src/exporter.py": "class Exporter:\n    def flush(self):\n        ...\n",
+    "src/outbox.py": (
+        '"""The outbox: events written with the ledger row."""\n\ndef publish(event):\n    ...\n'
+    ),
+}
+
+
+def test_an_ingested_repository_fills_entries_files_and_folders(
+    tmp_path: Path, store: Store, board: Store, settings: Settings
+) -> None:
+    repo = make_repo(tmp_path / "ledger", FILES)
+    ingest_repo(store, repo)
+
+    report = fill(store, board, OPTIONS)  # the repository is found through the ingest
+
+    assert report.repo == str(repo) and report.skipped_files == []
+    kinds = sorted((i["kind"], i["entry"], i["waiting"]) for i in board_q.items(board))
+    assert kinds == [
+        ("dir", ".", 1),
+        ("dir", "src", 2),
+        ("entry", ADR_1.id, 0),
+        ("entry", ADR_2.id, 0),
+        ("entry", ADR_3.id, 0),
+        ("file", "src/exporter.py", 0),
+        ("file", "src/outbox.py", 0),
+    ]
+    Worker(settings, OPTIONS, "rules-1").run()
+    Worker(settings, OPTIONS, "rules-2").run()  # confirms what rules-1 raised
+
+    summaries = dict(
+        (r["id"], r["summary"])
+        for r in store.read(
+            "MATCH (f:File) WHERE f.summary IS NOT NULL RETURN f.id AS id, f.summary AS summary"
+        )
+    )
+    assert summaries == {
+        "src/exporter.py": "Defines `Exporter`, `Exporter.flush`.",
+        "src/outbox.py": "The outbox: events written with the ledger row. Defines `publish`.",
+    }
+    folder = next(i for i in board_q.items(board) if i["id"] == "dir:src")
+    assert folder["summary"].startswith("2 part(s). exporter.py: Defines `Exporter`")
+    kept = {(f.kind.value, f.value) for f in findings_q.findings_of(store, ADR_2.id)}
+    assert {("measurement", "16/20"), ("file", "src/outbox.py")} <= kept
+    assert ("relation", ADR_1.id) in kept
+    assert {h["status"] for h in board_q.handoffs(board)} == {"confirmed", "rejected"}
+
+    # A changed file is summarised again, and so are the folders above it.
+    commit_files(repo, {"src/exporter.py": "class Exporter:\n    def drain(self):\n        ...\n"})
+    again = fill(store, board, OPTIONS)
+    assert again.files == 1 and again.entries == 0
+    pending = sorted(i["id"] for i in board_q.items(board) if i["status"] == "pending")
+    assert pending == ["dir:.", "dir:src", "file:src/exporter.py"]
+    Worker(settings, OPTIONS, "rules-1").run()
+    [exporter] = store.read("MATCH (f:File {id: 'src/exporter.py'}) RETURN f.summary AS s")
+    assert exporter["s"] == "Defines `Exporter`, `Exporter.drain`."
+
+
+def test_file_summaries_need_the_repository(store: Store, board: Store) -> None:
+    store.query("MERGE (d:Decision {id: 'a.md'}) SET d.text = 'See src/x.py.', d.title = 'A'")
+    store.query(
+        "MERGE (f:File {id: 'src/x.py'}) WITH f MATCH (d:Decision {id: 'a.md'}) "
+        "MERGE (d)-[:RATIONALE]->(f)"
+    )
+    report = fill(store, board, OPTIONS)
+    assert report.skipped_files == ["file summaries need the repository: pass --repo PATH"]
+    assert [i["kind"] for i in board_q.items(board)] == ["entry"]

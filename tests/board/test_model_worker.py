@@ -1,0 +1,189 @@
+"""The model worker against the scripted local chat-completions server: good replies are
+kept, bad ones rejected with their reasons, and nothing unchecked reaches the brain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companybrain.board.fill import fill
+from companybrain.board.options import BoardOptions
+from companybrain.board.status import counts
+from companybrain.board.worker import Worker
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import board_q, findings_q
+from tests.board.conftest import ADR_1, ADR_2, ADRS, FILES, make_repo, seed_decisions, seed_files
+from tests.support.model_server import ScriptedModelServer, tool_call
+
+OPTIONS = BoardOptions(claim_ttl_s=30, max_attempts=3, poll_s=0.01)
+
+GOOD_AND_BAD = {
+    "measurements": [
+        {"figure": "16/20", "quote": "16/20 runs still timed out"},
+        {"figure": "20/20", "quote": "16/20 runs still timed out"},
+    ],
+    "experiments": [
+        {
+            "claim": "batching the writes to Kafka",
+            "verdict": "disproven",
+            "quote": "We tried batching the writes to Kafka and it did not help",
+        },
+        {"claim": "the outbox", "verdict": "maybe", "quote": "The outbox lives in"},
+    ],
+    "files": [
+        {"path": "src/outbox.py", "quote": "The outbox lives in `src/outbox.py`."},
+        {"path": "src/kafka_batcher.py", "quote": "We tried batching the writes to Kafka"},
+    ],
+    "concepts": [{"name": "outbox", "quote": "The outbox table is our source of truth."}],
+    "relations": [{"relation": "supersedes", "target": "ADR-1", "quote": "This supersedes ADR-1."}],
+}
+
+
+def test_checked_findings_reach_the_brain_and_the_rest_is_rejected_with_reasons(
+    store: Store, board: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    seed_decisions(store, [ADR_2])  # ADR-1 is not in this brain
+    seed_files(store, FILES)
+    fill(store, board, OPTIONS)
+    model_server.play(tool_call("record_findings", GOOD_AND_BAD))
+
+    assert Worker(model_settings, OPTIONS, "model-1", "model").run() == 1
+
+    [request] = model_server.requests
+    assert request["tool_choice"]["function"]["name"] == "record_findings"
+    assert "16/20 runs still timed out" in request["messages"][-1]["content"]
+    kept = {(f.kind.value, f.value) for f in findings_q.findings_of(store, ADR_2.id)}
+    assert kept == {
+        ("measurement", "16/20"),
+        ("experiment", "batching the writes to Kafka"),
+        ("file", "src/outbox.py"),
+    }
+    reasons = {f["value"]: f["reason"] for f in board_q.board_findings(board) if not f["kept"]}
+    assert reasons["20/20"].startswith("figure '20/20' does not appear in its quote")
+    assert reasons["src/kafka_batcher.py"] == "no file 'src/kafka_batcher.py' in git"
+    assert reasons["outbox"].startswith("quote not found verbatim")
+    assert reasons["ADR-1"] == "'ADR-1' is no entry in the brain"
+    [malformed] = [r for v, r in reasons.items() if "maybe" in v]
+    assert malformed == "malformed: unknown verdict 'maybe'"
+    assert counts(board)["findings"] == {"kept": 3, "rejected": 5}
+    assert board_q.handoffs(board) == []
+
+
+def test_a_reply_that_is_not_json_fails_the_attempt_and_the_next_one_succeeds(
+    store: Store, board: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    seed_decisions(store, [ADR_1])
+    seed_files(store, FILES)
+    fill(store, board, OPTIONS)
+    good = {
+        "measurements": [{"figure": "340 ms", "quote": "We measured 340 ms p99 latency"}],
+        "experiments": [],
+        "files": [],
+        "concepts": [],
+        "relations": [],
+    }
+    model_server.play(tool_call("record_findings", "{not json"), tool_call("record_findings", good))
+
+    assert Worker(model_settings, OPTIONS, "model-1", "model").run() == 2
+
+    [item] = board_q.items(board)
+    assert item["status"] == "done" and item["attempts"] == 2
+    assert item["errors"] == [
+        "model-1: ModelError: the model's record_findings arguments are not valid JSON"
+    ]
+    assert [f.value for f in findings_q.findings_of(store, ADR_1.id)] == ["340 ms"]
+
+
+def test_a_summary_naming_taskstore_add_needs_both_identifiers_in_the_file(
+    tmp_path: Path,
+    store: Store,
+    board: Store,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "src/store.py": "class TaskStore:\n    def add(self, task):\n        pass\n",
+            "src/tasks.py": "TASKS = []\n\ndef add(task):\n    TASKS.append(task)\n",
+        },
+    )
+    seed_files(store, ["src/store.py", "src/tasks.py"])
+    fill(store, board, OPTIONS, repo=repo, files="all")
+    summary = "Keeps tasks in memory; `TaskStore.add` appends one."
+    model_server.play(
+        tool_call("record_summary", {"summary": summary}),  # src/store.py
+        tool_call("record_summary", {"summary": summary}),  # src/tasks.py: no TaskStore there
+        tool_call("record_summary", {"summary": "Task storage through `TaskStore.add`."}),  # src/
+        tool_call("record_summary", {"summary": "The code, in `src`, via `TaskStore`."}),  # .
+    )
+
+    assert Worker(model_settings, OPTIONS, "model-1", "model").run() == 4
+
+    found = {f["entry"]: f for f in board_q.board_findings(board)}
+    assert found["src/store.py"]["kept"]
+    assert not found["src/tasks.py"]["kept"]
+    assert found["src/tasks.py"]["reason"] == (
+        "`TaskStore.add`: TaskStore is not an identifier in src/tasks.py"
+    )
+    assert found["src"]["kept"] and found["."]["kept"]
+    summaries = {
+        r["id"]: r["summary"]
+        for r in store.read("MATCH (f:File) RETURN f.id AS id, f.summary AS summary")
+    }
+    assert summaries == {"src/store.py": summary, "src/tasks.py": None}
+    # The folder waited for its files, and the root for the folder.
+    done = {i["id"]: i for i in board_q.items(board)}
+    assert done["dir:src"]["claimed_at"] >= done["file:src/tasks.py"]["done_at"]
+    assert done["dir:."]["claimed_at"] >= done["dir:src"]["done_at"]
+    prompt = model_server.requests[2]["messages"][-1]["content"]
+    assert "src/store.py: Keeps tasks in memory" in prompt  # only kept summaries go up
+
+
+def test_the_model_confirms_a_handoff_with_quotes_and_an_invented_quote_is_rejected(
+    store: Store,
+    board: Store,
+    settings: Settings,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+) -> None:
+    seed_decisions(store, ADRS)
+    seed_files(store, FILES)
+    fill(store, board, OPTIONS)
+    Worker(settings, OPTIONS, "rules-1").run()  # reads the entries, raises two handoffs
+    assert len(board_q.handoffs(board, "open")) == 2
+    model_server.play(
+        tool_call(
+            "judge_handoff",
+            {
+                "verdict": "confirm",
+                "quote_from": "This supersedes ADR-1.",
+                "quote_to": "Status: Superseded by [ADR-0002](0002-stop-kafka.md)",
+                "reason": "both entries say so",
+            },
+        ),
+        tool_call(
+            "judge_handoff",
+            {
+                "verdict": "confirm",
+                "quote_from": "This does not supersede ADR-2.",
+                "quote_to": "ADR-2 is superseded by ADR-3.",
+                "reason": "looks like it",
+            },
+        ),
+    )
+
+    assert Worker(model_settings, OPTIONS, "model-1", "model").run() == 2
+
+    settled = {h["from_entry"]: h for h in board_q.handoffs(board)}
+    confirmed, rejected = settled[ADR_2.id], settled[ADRS[2].id]
+    assert confirmed["status"] == "confirmed" and confirmed["settled_by"] == "model-1"
+    assert confirmed["raised_by"] == "rules-1"
+    assert rejected["status"] == "rejected"
+    assert rejected["reason"].startswith(f"the confirmation's quote is not in {ADR_2.id}")
+    relations = [
+        (f.relation, f.value) for f in findings_q.findings_of(store, ADR_2.id) if f.relation
+    ]
+    assert relations == [("supersedes", ADR_1.id)]
+    judge_prompt = model_server.requests[0]["messages"][-1]["content"]
+    assert ADR_1.id in judge_prompt and "This supersedes ADR-1." in judge_prompt
