@@ -8,8 +8,10 @@ from pathlib import Path
 
 
 class GitRepo:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, create: bool = True) -> None:
         self.root = root
+        if not create:
+            return
         root.mkdir(parents=True, exist_ok=True)
         self.git("init", "-q", "-b", "main")
         self.git("config", "user.name", "Nobody")

@@ -128,11 +128,15 @@ def _changes(rest: bytes) -> tuple[FileChange, ...]:
 
 
 def parse_record(record: bytes) -> CommitInfo | None:
-    """One commit from the bytes between two record separators."""
-    parts = record.split(b"\x1f", 9)
+    """One commit from the bytes between two record separators. The message ends at the
+    first "\\x1f\\x00" (a message never holds a NUL byte), so a stray \\x1f in it is safe."""
+    parts = record.split(b"\x1f", 8)
     if len(parts) < 9:
         return None
-    sha, parents, an, ae, aat, cn, ce, cat, message = (_decode(p) for p in parts[:9])
+    sha, parents, an, ae, aat, cn, ce, cat = (_decode(p) for p in parts[:8])
+    body = parts[8]
+    end = body.find(b"\x1f\x00")
+    message, rest = (body[:end], body[end + 1 :]) if end >= 0 else (body.rstrip(b"\x1f"), b"")
     return CommitInfo(
         sha=sha.strip(),
         parents=tuple(parents.split()),
@@ -142,8 +146,8 @@ def parse_record(record: bytes) -> CommitInfo | None:
         committer_name=cn,
         committer_email=ce,
         committer_at=cat,
-        message=message.rstrip("\n"),
-        changes=_changes(parts[9]) if len(parts) > 9 else (),
+        message=_decode(message).rstrip("\n"),
+        changes=_changes(rest) if rest else (),
     )
 
 

@@ -1,0 +1,239 @@
+"""`brain ingest-repo PATH` and the repository tools as commands: `brain why`, `what-breaks`,
+`disproven`, `who-knows`, `trace`, `origin`, `told` and `review`. Each prints the answer
+envelope with --json, or a short readable answer with its sources."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from companybrain.ask.repo import history_tools, review_markdown, told, tools
+from companybrain.ask.repo.review import review as review_tool
+from companybrain.errors import InputError
+from companybrain.model.answer import Answer
+from companybrain.repo.ingest import IngestReport, ingest_repo
+from companybrain.surfaces.cli.context import CliState, pass_state
+
+err = Console(stderr=True)
+
+
+@contextmanager
+def _progress() -> Iterator[Callable[[str, int, int | None], None]]:
+    with Progress(
+        TextColumn("[cyan]{task.fields[phase]}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not err.is_terminal,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("ingest-repo", total=None, phase="reading history")
+
+        def update(phase: str, done: int, total: int | None) -> None:
+            bar.update(task, completed=done, total=total, phase=phase)
+
+        yield update
+
+
+@click.command("ingest-repo")
+@click.argument("path", type=click.Path(path_type=Path), default=".")
+@click.option("--name", default=None, help="Repository name in the graph [default: folder name].")
+@click.option("--rev", default="HEAD", show_default=True, help="Branch or commit to read.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@pass_state
+def ingest_repo_cmd(state: CliState, path: Path, name: str | None, rev: str, as_json: bool) -> None:
+    """Read a git repository: history, decision records, agent instructions."""
+    store = state.brain().store
+    with _progress() as update:
+        report = ingest_repo(store, path, name=name, rev=rev, progress=update)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        _print_report(report)
+
+
+def _print_report(r: IngestReport) -> None:
+    out = Console(soft_wrap=True, highlight=False)
+    rate = f" ({r.commits_read / r.seconds:.0f}/s)" if r.seconds and r.commits_read else ""
+    out.print(f"[bold]{escape(r.repo)}[/] at {r.head[:12]} · {r.mode} · {r.seconds:.1f} s")
+    out.print(f"[bold]commits[/]   read {r.commits_read}{rate} · in graph {r.commits_total}")
+    out.print(
+        f"[bold]decisions[/] {r.decisions} in the tree · {r.decisions_removed} removed in history"
+        f" · {r.decisions_changed} new or changed · {r.supersessions} supersessions"
+    )
+    out.print(f"[bold]agent instructions[/] {r.instruction_versions} new version(s)")
+    for ref in r.unresolved_references:
+        out.print(f"  [yellow]unresolved[/] {escape(ref)}")
+    if r.swept:
+        out.print("  rewritten history swept: " + ", ".join(f"{v} {k}" for k, v in r.swept.items()))
+
+
+def _show(answer: Answer, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
+        return
+    out = Console(soft_wrap=True, highlight=False)
+    if answer.status != "answered":
+        assert answer.refusal is not None
+        out.print(f"[yellow]{answer.refusal.code.value}[/] {escape(answer.refusal.message)}")
+        return
+    out.print(escape(answer.explanation))
+    for line in _items(answer.tool or "", answer.result or {}):
+        out.print("  " + escape(line))
+    if answer.citations:
+        out.print("[dim]sources[/]")
+    for c in answer.citations:
+        span = ""
+        if c.lines:
+            span = f" L{c.lines[0]}" + (f"-{c.lines[1]}" if c.lines[1] != c.lines[0] else "")
+        quote = " ".join((c.quote or "").split())
+        quote = quote if len(quote) <= 160 else quote[:157] + "..."
+        out.print(f"  [cyan]{escape(c.record)}[/]{span}  “{escape(quote)}”")
+
+
+def _items(tool: str, result: dict[str, Any]) -> list[str]:
+    if tool in {"why", "what_breaks"}:
+        lines = [
+            f"{d['id']} · {d.get('status') or 'recorded'} · {d.get('date') or 'undated'}"
+            for d in result.get("decisions", [])
+        ]
+        return lines + [
+            f"disproven: “{e['quote']}” ({e['decision']})" for e in result.get("disproven", [])
+        ]
+    if tool == "disproven":
+        return [f"“{e['quote']}” ({e['decision']})" for e in result.get("experiments", [])]
+    if tool == "who_knows":
+        return [
+            f"{e['score']:>6}  {e['name']} <{e['id']}>, {e['commits']} commits"
+            for e in result["experts"]
+        ]
+    if tool == "trace":
+        return [" ← ".join(result["chain"])]
+    if tool == "told":
+        return result["text"].splitlines()
+    return []
+
+
+@click.command("why")
+@click.argument("subject")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
+@pass_state
+def why_cmd(state: CliState, subject: str, as_json: bool) -> None:
+    """The decisions behind a file, folder, symbol or topic."""
+    _show(tools.why(state.brain().store, subject), as_json)
+
+
+@click.command("what-breaks")
+@click.argument("path")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
+@pass_state
+def what_breaks_cmd(state: CliState, path: str, as_json: bool) -> None:
+    """Decisions that rest on a file, and experiments already disproven against them."""
+    _show(tools.what_breaks(state.brain().store, path), as_json)
+
+
+@click.command("disproven")
+@click.argument("topic", default="")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
+@pass_state
+def disproven_cmd(state: CliState, topic: str, as_json: bool) -> None:
+    """Experiments recorded as tried and disproven (about a topic or file)."""
+    _show(tools.disproven(state.brain().store, topic), as_json)
+
+
+@click.command("who-knows")
+@click.argument("path")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
+@pass_state
+def who_knows_cmd(state: CliState, path: str, as_json: bool) -> None:
+    """People ranked by their history on a file or folder, with the bus factor."""
+    _show(tools.who_knows(state.brain().store, path), as_json)
+
+
+@click.command("trace")
+@click.argument("decision")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
+@pass_state
+def trace_cmd(state: CliState, decision: str, as_json: bool) -> None:
+    """What replaced what: the supersession chain through a decision."""
+    _show(history_tools.trace(state.brain().store, decision), as_json)
+
+
+@click.command("origin")
+@click.argument("subject")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
+@pass_state
+def origin_cmd(state: CliState, subject: str, as_json: bool) -> None:
+    """The commit and author that introduced a file or recorded a decision."""
+    _show(history_tools.origin(state.brain().store, subject), as_json)
+
+
+@click.command("told")
+@click.argument("topic", default="")
+@click.option(
+    "--at", "when", default=None, help="A commit, or one day (2026-03-01) [default: now]."
+)
+@click.option(
+    "--file", default=None, help="Only this instruction file (AGENTS.md, CLAUDE.md, ...)."
+)
+@click.option("--now", default=None, help="The clock dates are read against (ISO 8601).")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
+@pass_state
+def told_cmd(
+    state: CliState, topic: str, when: str | None, file: str | None, now: str | None, as_json: bool
+) -> None:
+    """What an agent instruction file said at a commit or on a day (about TOPIC)."""
+    clock = _clock(now)
+    _show(
+        told.told(state.brain().store, when or clock.isoformat(), topic, file, now=clock), as_json
+    )
+
+
+@click.command("review")
+@click.argument("rev")
+@click.option("--base", default=None, help="Compare against this commit [default: REV's parent].")
+@click.option(
+    "--repo", type=click.Path(path_type=Path), default=None, help="The repository folder."
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
+    show_default=True, help="markdown is ready to post as a pull-request comment.",
+)  # fmt: skip
+@pass_state
+def review_cmd(state: CliState, rev: str, base: str | None, repo: Path | None, fmt: str) -> None:
+    """Which recorded decisions a change touches, judged by the log as it stood then."""
+    answer = review_tool(state.brain().store, rev, base, repo=repo)
+    if fmt == "json":
+        _show(answer, True)
+    elif fmt == "markdown":
+        click.echo(review_markdown.render(answer))
+    else:
+        click.echo(review_markdown.render(answer).split("\n", 1)[1])
+
+
+def _clock(now: str | None) -> datetime:
+    if now is None:
+        return datetime.now(UTC)
+    try:
+        moment = datetime.fromisoformat(now)
+    except ValueError as exc:
+        raise InputError(f"--now: {now!r} is not an ISO 8601 time") from exc
+    if moment.tzinfo is None:
+        raise InputError(f"--now: {now} has no UTC offset (add Z or +HH:MM)")
+    return moment
+
+
+COMMANDS = [
+    ingest_repo_cmd, why_cmd, what_breaks_cmd, disproven_cmd, who_knows_cmd, trace_cmd,
+    origin_cmd, told_cmd, review_cmd,
+]  # fmt: skip
