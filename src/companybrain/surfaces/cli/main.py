@@ -8,7 +8,7 @@ import click
 
 from companybrain.config import Settings
 from companybrain.errors import BrainError
-from companybrain.surfaces.cli import board, db, ingest
+from companybrain.surfaces.cli import board, db, ingest, repo
 from companybrain.surfaces.cli.ask import ask_cmd
 from companybrain.surfaces.cli.context import CliState
 from companybrain.surfaces.cli.evals import eval_group
@@ -47,6 +47,8 @@ cli.add_command(ingest.add_cmd)
 cli.add_command(ask_cmd)
 cli.add_command(board.board)
 cli.add_command(eval_group)
+for _repo_command in repo.COMMANDS:
+    cli.add_command(_repo_command)
 
 
 def main(argv: list[str] | None = None) -> None:
