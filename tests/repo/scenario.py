@@ -74,7 +74,7 @@ Supersedes [2. Use PostgreSQL for the task store](0002-use-postgresql.md)
 
 ## Context
 
-Tasks form a graph; `src/store.py` walks it on every claim.
+Tasks form a graph; `TaskStore.add` in `src/store.py` walks it on every claim.
 
 ## Decision
 

@@ -141,11 +141,3 @@ def test_force_push_is_detected_and_read_again(store: Store, tmp_path: Path) -> 
     labels = schema_q.label_counts(store)
     assert labels["Commit"] == 10
     assert repo_read.files_named(store, "legacy.py", 5) == []
-
-
-def test_ingesting_this_projects_repository(store: Store) -> None:
-    from tests.conftest import REPO_ROOT
-
-    report = ingest_repo(store, REPO_ROOT)
-    assert report.commits_read == report.commits_total == _count(REPO_ROOT)
-    assert repo_read.has_repository(store)

@@ -117,11 +117,15 @@ def review(
     old.sort(key=lambda r: (r.get("date") or "", r["id"]))
     citations: list[Citation] = []
     decisions = []
+    replaces: dict[str, list[str]] = {}
+    for s in snap.supersessions:
+        if s.older in rows:
+            replaces.setdefault(s.newer, []).append(s.older)
     for n, r in enumerate(live, start=1):
         how = rests.get(r["id"], [])
         decisions.append(answers.decision_item(
             r, label=f"R{n}", rests_on=sorted({h["file"] for h in how}) or None,
-            replaces=guidance.get(r["id"]),
+            replaces=sorted(replaces[r["id"]]) if r["id"] in replaces else None,
         ))  # fmt: skip
         text_hit = next((h for h in how if h["via"] == "text"), None)
         citations.append(answers.cite_line(r, text_hit["line"] if text_hit else None))

@@ -53,7 +53,7 @@ def render(answer: Answer) -> str:
             if files:
                 line += f"; rests on {files}"
             if d.get("replaces"):
-                line += f"; replaces {_code(d['replaces'])}"
+                line += "; replaces " + ", ".join(_code(x) for x in d["replaces"])
             if where:
                 line += f" [{where}]"
             out.append(line)

@@ -83,19 +83,19 @@ def mentions_identifier(text: str, name: str) -> int:
 
 
 def locate(quote: str, text: str, first_line: int) -> tuple[int, int] | None:
-    """The 1-based line span of `text` (which starts at `first_line` of its file) that holds
-    `quote`, compared after normalising case, white space, quotes and dashes."""
+    """The smallest 1-based line span of `text` (which starts at `first_line` of its file)
+    that holds `quote`, compared after normalising case, white space, quotes and dashes."""
     target = normalise(quote)
     if not target:
         return None
-    lines = text.splitlines()
-    for start in range(len(lines)):
+    lines = [normalise(line) for line in text.splitlines()]
+    for end in range(len(lines)):
         joined = ""
-        for end in range(start, len(lines)):
-            joined = normalise(f"{joined} {lines[end]}")
+        for start in range(end, -1, -1):
+            joined = f"{lines[start]} {joined}".strip()
             if target in joined:
-                # shrink from the left: the quote may start on a later line
                 return first_line + start, first_line + end
-            if len(joined) > len(target) + 400 and end > start:
+            # the quote would end on line `end`: it cannot start further back than this
+            if len(joined) > len(target) + len(lines[end]) + 1:
                 break
     return None
