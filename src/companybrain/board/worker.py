@@ -60,6 +60,7 @@ class Worker:
         self.board.ensure_schema()
         board_q.ensure_agent(self.board, agent, self.reader.kind)
         self._ctx: Context | None = None
+        self._claimed_at = 0.0
 
     def close(self) -> None:
         self.board.close()
@@ -85,7 +86,15 @@ class Worker:
         item = board_q.claim(self.board, self.agent, now_ms(), o.ttl_ms, o.max_attempts)
         if item is None and board_q.sweep(self.board, now_ms(), o.max_attempts):
             item = board_q.claim(self.board, self.agent, now_ms(), o.ttl_ms, o.max_attempts)
+        self._claimed_at = time.monotonic()
         return item
+
+    def holds(self, item: Row) -> bool:
+        """Is the claim still ours? Asked only when it may have expired (past half its
+        time): writes into the brain are idempotent, so the question only saves work."""
+        if time.monotonic() - self._claimed_at < self.options.claim_ttl_s / 2:
+            return True
+        return board_q.still_claimed(self.board, item["id"], self.agent, item["attempts"])
 
     def process(self, item: Row) -> None:
         """Do one claimed item. A failure is recorded on the item, never raised, so that
@@ -223,7 +232,7 @@ class Worker:
     def _move(self, item: Row, entry_id: str, kept: list[Finding]) -> None:
         """Checked findings into the brain. Idempotent (ids derive from what a finding says),
         so a takeover after a crash between this and the completion writes nothing twice."""
-        if kept and board_q.still_claimed(self.board, item["id"], self.agent, item["attempts"]):
+        if kept and self.holds(item):
             findings_q.add_findings(self.brain, entry_id, kept)
 
     # -- files and folders -----------------------------------------------------------------
@@ -240,9 +249,7 @@ class Worker:
         else:
             summary = self.reader.summarise_file(path, text)
         row = self._summary_row(path, summary, text)
-        if row["kept"] and board_q.still_claimed(
-            self.board, item["id"], self.agent, item["attempts"]
-        ):
+        if row["kept"] and self.holds(item):
             board_q.set_file_summary(self.brain, path, summary, self.agent)
         self._complete(item, [row], [], summary=summary if row["kept"] else None)
 
