@@ -21,6 +21,13 @@ SAME_RESULTS = [
     "tests/graph/test_schema.py",
     "tests/surfaces/test_cli_basics.py",
     "tests/ingest/test_pipeline.py",
+    "tests/ask/test_owner_of.py",
+    "tests/ask/test_updates.py",
+    "tests/ask/test_refusal_fixtures.py",
+    "tests/ask/test_other_tools.py",
+    "tests/ask/test_router_model.py",
+    "tests/ask/test_cli_ask.py",
+    "tests/evals/test_questions_eval.py",
 ]
 
 

@@ -231,7 +231,9 @@ def _worked_with_rank(store: Store) -> dict[str, float]:
     try:
         fingerprint = ask_q.worked_with_fingerprint(store)
         if ask_q.worked_with_stamp(store) != fingerprint:
-            ask_q.derive_worked_with(store, fingerprint)
+            participants = [(r["ticket"], r["person"]) for r in ask_q.ticket_participants(store)]
+            pairs = [list(p) for p in expertise.worked_with_pairs(participants)]
+            ask_q.derive_worked_with(store, pairs, fingerprint)
         return ask_q.worked_with_rank(store)
     except StoreError:
         return {}
@@ -339,9 +341,9 @@ def search_records(ctx: AskContext, query: str) -> Answer:
         snip = snippet(hit.get("text") or "", words) or (hit.get("title") or "")
         results.append({"record": hit["record"], "title": hit.get("title") or "", "snippet": snip})
         citations.append(Citation(record=hit["record"], kind=hit.get("kind"), quote=snip or None))
-    answer = ctx.answered("search_records", None, {"hits": results}, citations=citations)
-    answer.subject = {"query": query}
-    return answer
+    return ctx.answered(
+        "search_records", None, {"query": query, "hits": results}, citations=citations
+    )
 
 
 def snippet(text: str, words: list[str], width: int = SNIPPET_CHARS) -> str:

@@ -78,3 +78,12 @@ def bus_factor(experts: Iterable[Expert]) -> int:
         if held * 2 > total:
             return n
     return len(scores)
+
+
+def worked_with_pairs(participants: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(a, b) in both directions for every two people who took part in the same ticket."""
+    by_ticket: dict[str, set[str]] = {}
+    for ticket, person in participants:
+        by_ticket.setdefault(ticket, set()).add(person)
+    pairs = {(a, b) for people in by_ticket.values() for a in people for b in people if a != b}
+    return sorted(pairs)

@@ -174,20 +174,27 @@ def worked_with_stamp(store: Store) -> list[int] | None:
     return list(rows[0]["fingerprint"]) if rows and rows[0]["fingerprint"] is not None else None
 
 
-def derive_worked_with(store: Store, fingerprint: list[int]) -> None:
-    """(:Person)-[:WORKED_WITH]-(:Person) for people who authored, resolved or commented on
-    the same ticket. Only records everyone may see count, so the ranking leaks nothing."""
+def ticket_participants(store: Store) -> list[Row]:
+    """(ticket, person) for everyone who wrote, resolved or commented on a ticket. Only
+    records everyone may see count, so a ranking built from them leaks nothing."""
+    return store.read(
+        "MATCH (p:Person)-[:AUTHORED|RESOLVED]->(t:Source {kind: 'ticket'}) "
+        "WHERE t.acl IS NULL "
+        "RETURN t.id AS ticket, p.id AS person "
+        "UNION "
+        "MATCH (p:Person)-[:AUTHORED]->(c:Source {kind: 'comment'})-[:COMMENT_ON]->"
+        "(t:Source {kind: 'ticket'}) WHERE t.acl IS NULL AND c.acl IS NULL "
+        "RETURN t.id AS ticket, p.id AS person"
+    )
+
+
+def derive_worked_with(store: Store, pairs: list[list[str]], fingerprint: list[int]) -> None:
+    """Replace the derived (:Person)-[:WORKED_WITH]->(:Person) edges with `pairs`."""
     store.query("MATCH (:Person)-[r:WORKED_WITH]->(:Person) DELETE r")
     store.query(
-        "MATCH (t:Source {kind: 'ticket'}) WHERE t.acl IS NULL "
-        "OPTIONAL MATCH (a:Person)-[:AUTHORED|RESOLVED]->(t) "
-        "WITH t, collect(DISTINCT a) AS direct "
-        "OPTIONAL MATCH (c:Person)-[:AUTHORED]->(cm:Source {kind: 'comment'})-[:COMMENT_ON]->(t) "
-        "WHERE cm.acl IS NULL "
-        "WITH t, direct + collect(DISTINCT c) AS people "
-        "UNWIND people AS p1 UNWIND people AS p2 "
-        "WITH DISTINCT p1, p2 WHERE p1 <> p2 "
-        "MERGE (p1)-[:WORKED_WITH]->(p2)"
+        "UNWIND $pairs AS pair MATCH (a:Person {id: pair[0]}), (b:Person {id: pair[1]}) "
+        "MERGE (a)-[:WORKED_WITH]->(b)",
+        {"pairs": pairs},
     )
     store.query(
         "MERGE (m:Meta {key: 'worked_with'}) SET m.fingerprint = $fingerprint",

@@ -1,0 +1,68 @@
+"""`brain ask` on the demo corpus: human output shows the answer, its quotes and sources,
+outranked claims marked as outranked, and a refusal with its reason; --json prints the
+envelope; bad flags are one clear error."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+from companybrain.errors import InputError
+from tests.ask.conftest import DEMO, NOW
+from tests.conftest import REPO_ROOT
+
+
+def test_human_output_shows_answer_sources_and_outranked(run_cli: Any) -> None:
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    result = run_cli("ask", "--now", NOW, "Who owns the billing gateway?")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "owner: Kofi Mensah (kofi)" in out
+    assert "CC-1047" in out and "transfers from Ines Halvorsen to Kofi Mensah" in out
+    assert "outranked msg-038" in out and "Ines still owns billing gateway" in out
+    assert "lower authority" in out
+
+    refused = run_cli("ask", "--now", NOW, "Who owns the Payments API?")
+    assert refused.exit_code == 0
+    assert "Refused (CONFLICT)" in refused.output
+    assert "CC-1019" in refused.output and "CC-1020" in refused.output
+
+    vague = run_cli("ask", "--now", NOW, "Who owned the billing gateway 3 weeks ago?")
+    assert "Refused (VAGUE_DATE)" in vague.output and "3 weeks ago" in vague.output
+
+
+def test_json_flags_and_errors(run_cli: Any) -> None:
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    result = run_cli(
+        "ask", "--now", NOW, "--json", "--as", "rafael", "Who owns the audit log pipeline?"
+    )
+    answer = json.loads(result.output)
+    assert set(answer) == {
+        "question", "tool", "subject", "as_of", "status", "refusal", "result", "citations",
+        "outranked", "explanation", "explanation_by",
+    }  # fmt: skip
+    assert answer["result"]["owner"]["id"] == "viktor"
+    dated = json.loads(
+        run_cli("ask", "--now", NOW, "--as-of", "2026-10-13", "--json", "Who owns BGW?").output
+    )
+    assert dated["result"]["owner"]["id"] == "ines" and dated["as_of"].startswith("2026-10-13")
+
+    for args, field in (
+        (["--as", "nobody"], "--as"),
+        (["--now", "2026-10-20"], "--now"),
+        (["--as-of", "last week"], "--as-of"),
+    ):
+        bad = run_cli("ask", *args, "Who owns the billing gateway?")
+        assert bad.exit_code != 0
+        assert isinstance(bad.exception, InputError) and field in str(bad.exception)
+
+
+def test_the_command_prints_one_line_errors(cli_env: dict[str, str]) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "companybrain", "ask", "--now", "yesterday", "Who owns BGW?"],
+        cwd=REPO_ROOT, env=cli_env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert proc.stderr.strip().startswith("error: --now") and len(proc.stderr.splitlines()) == 1

@@ -1,0 +1,129 @@
+"""who_knows, trace_decision, person_or_team and search_records on the demo corpus, and the
+PageRank tie-break on a small corpus built for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import ask_q
+from companybrain.ingest.pipeline import ingest
+from companybrain.policy.text import quote_in
+from tests.ask.conftest import NOW
+from tests.ingest.corpus_builder import ORG, write_corpus
+
+
+def q(store: Store, settings: Settings, question: str, **kw: Any) -> dict[str, Any]:
+    return ask(store, settings, question, now=NOW, **kw).to_dict()
+
+
+def test_who_knows_combines_weighted_paths_and_warns_about_a_bus_factor_of_one(
+    demo: Store, demo_settings: Settings
+) -> None:
+    a = q(demo, demo_settings, "Who knows the search index?")
+    assert a["tool"] == "who_knows" and a["subject"]["id"] == "search-index"
+    [nadia] = a["result"]["experts"]
+    assert nadia["id"] == "nadia"
+    assert set(nadia["paths"]) == {"resolved_ticket", "wrote_doc", "commented_ticket", "chat"}
+    weights = {"resolved_ticket": 6, "wrote_doc": 4, "commented_ticket": 2, "chat": 1}
+    assert nadia["score"] == sum(weights[p] * n for p, n in nadia["paths"].items())
+    assert a["result"]["bus_factor"] == 1 and "Nadia Petrov" in a["result"]["warning"]
+    assert {"SRCH-12", "SRCH-14", "SRCH-17"} <= {c["record"] for c in a["citations"]}
+
+
+def test_who_knows_ranks_people_by_score(demo: Store, demo_settings: Settings) -> None:
+    a = q(demo, demo_settings, "Who knows the ledger service best?")
+    ranked = [e["id"] for e in a["result"]["experts"]]
+    assert ranked[:4] == ["darius", "rafael", "kofi", "lena"]
+    scores = [e["score"] for e in a["result"]["experts"]]
+    assert scores == sorted(scores, reverse=True)
+    assert a["result"]["bus_factor"] == 2
+
+
+def test_who_knows_counts_only_records_the_asker_may_see(
+    demo: Store, demo_settings: Settings
+) -> None:
+    everyone = q(demo, demo_settings, "Who knows the audit log pipeline?")
+    outsider = q(demo, demo_settings, "Who knows the audit log pipeline?", as_person="rafael")
+    cited = {c["record"] for c in outsider["citations"]}
+    assert not cited & {"msg-044", "CC-1038", "SEC-31", "em-005"}
+    assert {c["record"] for c in everyone["citations"]} > cited
+    assert everyone["result"]["experts"][0]["score"] > outsider["result"]["experts"][0]["score"]
+
+
+def test_ties_are_broken_by_who_worked_with_whom(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    def ticket(rid: str, about: str, author: str, resolver: str) -> dict[str, Any]:
+        return {"id": rid, "kind": "ticket", "at": "2026-05-01T10:00:00Z", "author": author,
+                "resolved_by": resolver, "status": "resolved", "about": [about],
+                "title": rid, "text": f"{rid} work."}  # fmt: skip
+
+    corpus = write_corpus(
+        tmp_path / "c",
+        {},
+        jsonl=[
+            ticket("T-1", "search-index", "ana", "ana"),  # ana: 6
+            ticket("T-2", "search-index", "bo", "bo"),  # bo: 6, a tie
+            ticket("T-3", "billing-gateway", "cy", "bo"),  # bo worked with cy, ana with nobody
+        ],
+        org=ORG,
+    )
+    ingest(store, corpus, settings)
+    a = q(store, settings, "Who knows the search index?")
+    experts = a["result"]["experts"]
+    assert [e["score"] for e in experts] == [6, 6]
+    assert [e["id"] for e in experts] == ["bo", "ana"]  # not the id order
+    rank = ask_q.worked_with_rank(store)
+    assert rank["bo"] > rank["ana"]
+    assert a["result"]["bus_factor"] == 2 and "warning" not in a["result"]
+
+
+def test_trace_decision_walks_the_supersession_chain(demo: Store, demo_settings: Settings) -> None:
+    a = q(demo, demo_settings, "Why did we stop publishing ledger events through Kafka?")
+    assert a["tool"] == "trace_decision" and a["status"] == "answered"
+    assert a["result"]["decision"] == "ADR-009"
+    assert a["result"]["chain"] == ["ADR-015", "ADR-009", "ADR-004"]
+    assert a["result"]["motivated_by"] == ["LED-41"]
+    quotes = {c["record"]: c.get("quote") for c in a["citations"]}
+    assert "stop publishing ledger events through Kafka" in quotes["ADR-009"]
+    texts = ask_q.records_text(demo, list(quotes))
+    for record, quote in quotes.items():
+        if quote:
+            assert quote_in(quote, texts[record]["text"])
+    replaced = q(demo, demo_settings, "What replaced ADR-004?")
+    assert replaced["subject"]["id"] == "ADR-004"
+    assert replaced["result"]["chain"] == ["ADR-015", "ADR-009", "ADR-004"]
+    loads = q(demo, demo_settings, "Why do we load the data warehouse in hourly micro-batches?")
+    assert loads["result"]["chain"] == ["ADR-011", "ADR-003"]
+    assert loads["result"]["motivated_by"] == ["DATA-23"]
+
+
+def test_person_and_team(demo: Store, demo_settings: Settings) -> None:
+    person = q(demo, demo_settings, "Tell me about Kofi.")
+    assert person["result"]["person"]["id"] == "kofi"
+    assert person["result"]["person"]["team"] == {"id": "payments", "name": "Payments"}
+    team = q(demo, demo_settings, "Who is on the security team?")
+    members = {m["id"] for m in team["result"]["team"]["members"]}
+    assert members == {"hana", "viktor", "amara", "linnea"}
+    assert team["result"]["team"]["lead"]["id"] == "hana"
+    nobody = q(demo, demo_settings, "Who is Quentin Marlowe?")
+    assert nobody["refusal"]["code"] == "NOT_IN_GRAPH" and nobody["tool"] == "person_or_team"
+
+
+def test_search_returns_hits_with_verbatim_snippets(demo: Store, demo_settings: Settings) -> None:
+    a = q(demo, demo_settings, "Search records for 3DS challenge timeouts")
+    hits = {h["record"]: h for h in a["result"]["hits"]}
+    assert "PAY-134" in hits and a["subject"] is None
+    texts = ask_q.records_text(demo, list(hits))
+    for record, hit in hits.items():
+        assert hit["snippet"] and quote_in(hit["snippet"], texts[record]["text"])
+    restricted = q(demo, demo_settings, "Search for anomalous deletes", as_person="rafael")
+    assert "SEC-31" not in {h["record"] for h in (restricted["result"] or {}).get("hits", [])}
+    insider = q(demo, demo_settings, "Search for anomalous deletes", as_person="hana")
+    assert "SEC-31" in {h["record"] for h in insider["result"]["hits"]}
+    none = q(demo, demo_settings, "Search for zeppelin hangar")
+    assert none["refusal"]["code"] == "NO_CLAIM" and none["citations"] == []

@@ -1,0 +1,123 @@
+"""The model router against the scripted local chat-completions server: the model picks a
+tool and a subject from an enum of ids; code checks that the subject is named in the
+question, and checks the model's explanation before showing it."""
+
+from __future__ import annotations
+
+import pytest
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from tests.ask.conftest import NOW
+from tests.support.model_server import ScriptedModelServer, text, tool_call
+
+
+@pytest.fixture
+def routed(demo_settings: Settings, model_server: ScriptedModelServer) -> Settings:
+    return demo_settings.with_(
+        model="scripted", model_base_url=model_server.base_url, model_api_key="t", router="model"
+    )
+
+
+def test_the_model_routes_and_its_checked_explanation_is_shown(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(
+        tool_call("owner_of", {"subject": "billing-gateway"}),
+        text(
+            "Kofi Mensah owns the Billing Gateway per change control CC-1047. "
+            "msg-038 says 'Ines still owns billing gateway, ping her', but a chat has lower "
+            "authority."
+        ),
+    )
+    answer = ask(demo, routed, "Who owns the billing gateway?", now=NOW)
+    assert answer.tool == "owner_of" and answer.result == {
+        "owner": {"id": "kofi", "name": "Kofi Mensah"}
+    }
+    assert answer.explanation_by == "model"
+    assert answer.explanation.startswith("Kofi Mensah owns")
+    routing = model_server.requests[0]
+    offered = {t["function"]["name"]: t["function"]["parameters"] for t in routing["tools"]}
+    assert set(offered) == {
+        "owner_of", "who_knows", "trace_decision", "person_or_team", "search_records"
+    }  # fmt: skip
+    enum = offered["owner_of"]["properties"]["subject"]["enum"]
+    assert "billing-gateway" in enum and "halyard" in enum and "kofi" not in enum
+    assert "ADR-009" in offered["trace_decision"]["properties"]["subject"]["enum"]
+
+
+def test_an_unknown_project_mapped_to_a_real_one_is_not_in_graph(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(
+        tool_call("owner_of", {"subject": "halyard"}),
+        text("Project Zeus is not in the graph, so no owner can be named."),
+    )
+    answer = ask(demo, routed, "Who owns Project Zeus?", now=NOW)
+    assert answer.status == "refused" and answer.refusal is not None
+    assert answer.refusal.code.value == "NOT_IN_GRAPH"
+    assert answer.subject is None and answer.result is None
+    assert answer.explanation_by == "model"
+
+
+def test_an_explanation_that_calls_the_outranked_owner_is_replaced(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(
+        tool_call("owner_of", {"subject": "billing-gateway"}),
+        text("The billing gateway is owned by Ines Halvorsen; Kofi Mensah is named in CC-1047."),
+    )
+    answer = ask(demo, routed, "Who owns the billing gateway?", now=NOW)
+    assert answer.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+    assert answer.explanation_by == "template"
+    assert "owned by Ines" not in answer.explanation
+
+
+def test_an_explanation_that_says_approved_is_replaced(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(
+        tool_call("owner_of", {"subject": "halyard"}),
+        text("Kofi Mensah, Darius Karimi and Marek Novotny own it, so the release is approved."),
+    )
+    answer = ask(demo, routed, "Who should sign off the Halyard release?", now=NOW)
+    assert answer.result is not None and answer.result["approval"] == "not recorded"
+    assert answer.explanation_by == "template"
+    assert "approved" not in answer.explanation
+
+
+def test_no_tool_call_is_out_of_scope(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(
+        text("I can only talk about the weather in general terms."),
+        text("This is out of scope: the records cannot answer it."),
+    )
+    answer = ask(demo, routed, "What's the weather in Lisbon today?", now=NOW)
+    assert answer.tool is None and answer.refusal is not None
+    assert answer.refusal.code.value == "OUT_OF_SCOPE"
+
+
+def test_an_id_outside_the_enum_or_search_words_not_asked_are_refused(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(
+        tool_call("who_knows", {"subject": "quantum-scheduler"}),
+        text("The question names nothing the graph knows."),
+        tool_call("search_records", {"query": "kafka broker failover"}),
+        text("Those search words are not in the question, so nothing is recorded."),
+    )
+    invented = ask(demo, routed, "Who knows the quantum scheduler?", now=NOW)
+    assert invented.refusal is not None and invented.refusal.code.value == "NOT_IN_GRAPH"
+    drifted = ask(demo, routed, "Search records for 3DS challenge timeouts", now=NOW)
+    assert drifted.refusal is not None and drifted.refusal.code.value == "NOT_IN_GRAPH"
+
+
+def test_approval_questions_are_decided_by_code_before_the_model(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(text("Approval authority is not recorded, so this is out of scope."))
+    answer = ask(demo, routed, "Is the Halyard release approved?", now=NOW)
+    assert answer.refusal is not None and answer.refusal.code.value == "OUT_OF_SCOPE"
+    assert len(model_server.requests) == 1 and "tools" not in model_server.requests[0]

@@ -1,0 +1,122 @@
+"""The rules router on a hand-built catalog: question types, subjects, grounding, and the
+approval questions that are never answered."""
+
+from __future__ import annotations
+
+import pytest
+
+from companybrain.ask.catalog import (
+    DECISION,
+    PERSON,
+    PROJECT,
+    SERVICE,
+    TEAM,
+    Catalog,
+    Entity,
+)
+from companybrain.ask.router import RulesRouter, check_model_choice, grounded
+
+ENTITIES = [
+    Entity("billing-gateway", SERVICE, "Billing Gateway", ("Billing Gateway", "billing-gw", "BGW")),
+    Entity("payments-api", SERVICE, "Payments API", ("Payments API", "pay-api")),
+    Entity("ledger-service", SERVICE, "Ledger Service", ("Ledger Service", "ledger-svc")),
+    Entity("halyard", PROJECT, "Project Halyard", ("Project Halyard", "Halyard"),
+           {"services": ["billing-gateway", "ledger-service"]}),
+    Entity("kofi", PERSON, "Kofi Mensah", ("Kofi Mensah", "Kofi", "kofi")),
+    Entity("payments", TEAM, "Payments", ("Payments", "payments")),
+    Entity("ADR-004", DECISION, "Publish ledger events through Kafka",
+           ("Publish ledger events through Kafka", "ADR-004"),
+           {"quote": "We will publish ledger events through Kafka, one topic per ledger book"}),
+    Entity("ADR-009", DECISION, "Publish ledger events through a transactional outbox",
+           ("Publish ledger events through a transactional outbox", "ADR-009"),
+           {"quote": "We will stop publishing ledger events through Kafka and write them to a "
+                     "transactional outbox table in Postgres instead"}),
+]  # fmt: skip
+
+
+@pytest.fixture
+def catalog() -> Catalog:
+    c = Catalog(company="Test", timezone="UTC")
+    for e in ENTITIES:
+        c.entities.setdefault(e.type, {})[e.id] = e
+    return c
+
+
+@pytest.mark.parametrize(
+    ("question", "tool", "subject"),
+    [
+        ("Who owns the billing gateway?", "owner_of", "billing-gateway"),
+        ("Who is the owner of billing-gw?", "owner_of", "billing-gateway"),
+        ("Who is responsible for pay-api?", "owner_of", "payments-api"),
+        ("Who owns the billing gateway in Project Halyard?", "owner_of", "billing-gateway"),
+        ("Who should sign off the Halyard release?", "owner_of", "halyard"),
+        ("Who knows the ledger service best?", "who_knows", "ledger-service"),
+        ("Who has the most experience with ledger-svc?", "who_knows", "ledger-service"),
+        ("What replaced ADR-004?", "trace_decision", "ADR-004"),
+        ("Why did we stop publishing ledger events through Kafka?", "trace_decision", "ADR-009"),
+        ("Tell me about Kofi.", "person_or_team", "kofi"),
+        ("Who works on the Payments team?", "person_or_team", "payments"),
+        ("Who is Kofi Mensah?", "person_or_team", "kofi"),
+    ],
+)
+def test_question_types_and_subjects(
+    catalog: Catalog, question: str, tool: str, subject: str
+) -> None:
+    route = RulesRouter().route(question, catalog)
+    assert route.refusal is None, route.refusal
+    assert route.tool == tool
+    assert route.subject is not None and route.subject.id == subject
+
+
+def test_sign_off_is_flagged_but_approval_status_is_out_of_scope(catalog: Catalog) -> None:
+    sign = RulesRouter().route("Who should sign off the Halyard release?", catalog)
+    assert sign.sign_off
+    assert not RulesRouter().route("Who owns Halyard?", catalog).sign_off
+    for question in (
+        "Is the Halyard release approved?",
+        "Has the billing gateway change been signed off?",
+        "Can you approve the billing gateway deploy?",
+    ):
+        route = RulesRouter().route(question, catalog)
+        assert route.tool is None and route.refusal is not None
+        assert route.refusal.code.value == "OUT_OF_SCOPE"
+
+
+@pytest.mark.parametrize(
+    ("question", "code"),
+    [
+        ("Who owns Project Zeus?", "NOT_IN_GRAPH"),
+        ("Who owns the quantum scheduler?", "NOT_IN_GRAPH"),
+        ("Who is Quentin Marlowe?", "NOT_IN_GRAPH"),
+        ("Why did we pick a blue logo?", "NOT_IN_GRAPH"),
+        ("What's the weather in Lisbon today?", "OUT_OF_SCOPE"),
+        ("Who owns the billing gateway and the payments api?", "OUT_OF_SCOPE"),
+    ],
+)
+def test_refusals_while_routing(catalog: Catalog, question: str, code: str) -> None:
+    route = RulesRouter().route(question, catalog)
+    assert route.refusal is not None and route.refusal.code.value == code
+
+
+def test_search_keeps_the_words_that_matter(catalog: Catalog) -> None:
+    route = RulesRouter().route("Find records about the outbox table bloat", catalog)
+    assert route.tool == "search_records" and route.query == "outbox table bloat"
+
+
+def test_grounding_needs_the_subject_named_in_the_question(catalog: Catalog) -> None:
+    halyard = catalog.get("halyard")
+    assert halyard is not None
+    assert grounded("Who owns Halyard?", halyard, catalog)
+    assert not grounded("Who owns Project Zeus?", halyard, catalog)
+    outbox = catalog.get("ADR-009")
+    assert outbox is not None
+    assert grounded("Why the transactional outbox?", outbox, catalog)
+    assert not grounded("Why Postgres?", outbox, catalog)
+    route = check_model_choice(
+        "Who owns Project Zeus?", catalog, "owner_of", {"subject": "halyard"}
+    )
+    assert route.refusal is not None and route.refusal.code.value == "NOT_IN_GRAPH"
+    wrong_type = check_model_choice("Who owns Kofi?", catalog, "owner_of", {"subject": "kofi"})
+    assert wrong_type.refusal is not None and wrong_type.refusal.code.value == "NOT_IN_GRAPH"
+    ok = check_model_choice("Who owns BGW?", catalog, "owner_of", {"subject": "billing-gateway"})
+    assert ok.subject is not None and ok.subject.id == "billing-gateway"

@@ -1,0 +1,98 @@
+"""The "Updates" story on the demo corpus, through the CLI and the Python API: a chat that
+hands the billing gateway over changes nothing; a change control does, from its effective
+time; asking about the day before still gives the earlier owner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import Result
+
+from companybrain.brain import Brain
+from companybrain.config import Settings
+from tests.ask.conftest import DEMO, NOW
+from tests.ingest.corpus_builder import md
+
+HANDOVER = "I'm handing billing gateway over to Lena this week, she's been shadowing the 3DS work."
+CC_1052 = md(
+    {
+        "id": "CC-1052",
+        "kind": "change_control",
+        "at": "2026-10-15T14:00:00Z",
+        "effective_at": "2026-10-16T09:00:00Z",
+        "author": "sunita",
+        "title": "Billing gateway ownership transfer",
+        "about": ["billing-gateway"],
+    },
+    "Effective Friday 16 October 2026 at 09:00 UTC, ownership of the billing gateway "
+    "transfers from Kofi Mensah to Lena Varga.",
+)
+
+
+def ask_json(run_cli: Any, question: str, *extra: str) -> dict[str, Any]:
+    result: Result = run_cli("ask", "--now", NOW, "--json", question, *extra)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_a_chat_cannot_outrank_a_change_control_but_a_new_one_can(
+    run_cli: Any, settings: Settings, tmp_path: Path
+) -> None:
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    added = run_cli(
+        "add", HANDOVER, "--as", "kofi", "--about", "billing-gateway", "--id", "msg-046",
+        "--now", "2026-10-15T10:00:00Z",
+    )  # fmt: skip
+    assert added.exit_code == 0, added.output
+
+    after_chat = ask_json(run_cli, "Who owns the billing gateway?")
+    assert after_chat["result"]["owner"]["id"] == "kofi"
+    chat = next(o for o in after_chat["outranked"] if o["record"] == "msg-046")
+    assert chat["owner"] == "lena" and chat["kind"] == "chat" and chat["why"] == "lower authority"
+
+    record = tmp_path / "CC-1052.md"
+    record.write_text(CC_1052)
+    assert run_cli("ingest", str(record)).exit_code == 0
+
+    now = ask_json(run_cli, "Who owns the billing gateway?")
+    assert now["result"]["owner"] == {"id": "lena", "name": "Lena Varga"}
+    assert [c["record"] for c in now["citations"]] == ["CC-1052"]
+    older = next(o for o in now["outranked"] if o["record"] == "CC-1047")
+    assert older["why"] == "earlier effective time"
+
+    day_before = ask_json(run_cli, "Who owned the billing gateway on October 15, 2026?")
+    assert day_before["result"]["owner"]["id"] == "kofi"
+    assert [c["record"] for c in day_before["citations"]] == ["CC-1047"]
+
+    # The Python API gives the same answers from the same graph.
+    brain = Brain(settings=settings)
+    try:
+        assert brain.ask("Who owns the billing gateway?", now=NOW).result == {
+            "owner": {"id": "lena", "name": "Lena Varga"}
+        }
+        day = brain.ask("Who owned the billing gateway on October 15, 2026?", now=NOW)
+        assert day.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+        halyard = brain.ask("Who should sign off the Halyard release?", now=NOW)
+        assert halyard.result is not None
+        owners = {o["service"]: o["owner"]["id"] for o in halyard.result["owners"]}
+        assert owners["billing-gateway"] == "lena"
+    finally:
+        brain.close()
+
+
+def test_a_typed_record_claiming_change_control_is_stored_as_chat(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    added = run_cli(
+        "add", "Ownership of the billing gateway transfers from Kofi Mensah to Lena Varga.",
+        "--as", "kofi", "--about", "billing-gateway", "--kind", "change_control",
+        "--id", "typed-1", "--now", "2026-10-16T08:00:00Z",
+    )  # fmt: skip
+    assert added.exit_code == 0, added.output
+    answer = ask_json(run_cli, "Who owns the billing gateway?")
+    assert answer["result"]["owner"]["id"] == "kofi"
+    typed = next(o for o in answer["outranked"] if o["record"] == "typed-1")
+    assert typed["kind"] == "chat" and typed["authority"] == 35
