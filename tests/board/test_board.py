@@ -118,3 +118,33 @@ def test_filling_again_adds_new_rereads_changed_and_drops_removed(
     assert (third.entries, third.unchanged, third.removed) == (1, 1, 1)
     states = {i["entry"]: i["status"] for i in board_q.items(board) if i["kind"] == "entry"}
     assert states == {ADR_1.id: "pending", ADR_2.id: "done"}
+
+
+def test_a_whole_goes_ahead_without_a_failed_section_and_says_so(
+    store: Store, board: Store, settings: Settings
+) -> None:
+    sections = [
+        f"## Part {i}\n\nWe measured {i * 100} ms on run {i}. " + ("filler words " * 30) + "\n"
+        for i in range(1, 4)
+    ]
+    long_adr = Adr("docs/adr/0009-long.md", "Long decision", "2025-02-02", "".join(sections))
+    seed_decisions(store, [long_adr])
+    options = BoardOptions(max_chars=600, max_attempts=1, poll_s=0.01)
+    fill(store, board, options)
+    board_q.ensure_agent(board, "a", "rules")
+    first = board_q.claim(board, "a", 1_000, 60_000, 1)
+    assert first and first["id"].endswith("#1")
+    assert board_q.fail(board, first["id"], "a", 1, 1_001, "the model timed out", 1) == "failed"
+    whole = items_by_id(board)[f"entry:{long_adr.id}"]
+    assert whole["waiting"] == 2
+
+    assert Worker(settings, options, "rules-1").run() == 3
+
+    whole = items_by_id(board)[f"entry:{long_adr.id}"]
+    assert whole["status"] == "done"
+    assert whole["summary"] == (
+        f"2 findings from its sections; sections that failed (their findings are missing): "
+        f"part:entry:{long_adr.id}#1"
+    )
+    figures = {f.value for f in findings_q.findings_of(store, long_adr.id)}
+    assert figures == {"200 ms", "300 ms"}
