@@ -276,6 +276,12 @@ def test_an_owner_line_takes_its_service_from_the_record_it_is_about() -> None:
     assert one(OwnershipFact("rb-1", "search-index", "dev", "Owner: Dev Patel"), runbook) is None
     result = one(OwnershipFact("rb-1", "billing-gateway", "dev", "Owner: Dev Patel"), runbook)
     assert result is not None and result[0] == "service_not_in_quote"
+    # An "owner:" fragment from the middle of prose is not an owner line.
+    prose = record(
+        "rb-2", "For this drill the owner: Dev Patel.", "runbook", about=("search-index",)
+    )
+    result = one(OwnershipFact("rb-2", "search-index", "dev", "owner: Dev Patel"), prose)
+    assert result is not None and result[0] == "service_not_in_quote"
     # A sentence (not an owner line) must name the service itself.
     wiki = record("w-1", "Dev Patel is great.", "wiki", about=("search-index",))
     result = one(OwnershipFact("w-1", "search-index", "dev", "Dev Patel is great."), wiki)

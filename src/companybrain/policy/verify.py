@@ -82,7 +82,9 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org) -> None:
     field = segments.field_of(fact.quote)
     field_role = wording.field_role(field[0]) if field else None
     if service.id not in quote.ids(SERVICE) and not (
-        field_role and _record_is_about(record, service.id, org)
+        field_role
+        and _starts_a_line(fact.quote, record)
+        and _record_is_about(record, service.id, org)
     ):
         raise Refused(
             SERVICE_NOT_IN_QUOTE, f"the quote does not name {service.name} ({service.id})"
@@ -163,6 +165,14 @@ def _quote_in_record(quote: str, record: Record) -> None:
 
 def _folded(text: str) -> str:
     return " ".join(normalise(text).replace("'", " ").split())
+
+
+def _starts_a_line(quote: str, record: Record) -> bool:
+    """Is the quote a field line of its own (not a fragment from the middle of prose)?"""
+    wanted = normalise(quote).lstrip("*_>-` ")
+    return any(
+        normalise(line).lstrip("*_>-` ").startswith(wanted) for line in record.text.splitlines()
+    )
 
 
 def _record_is_about(record: Record, service: str, org: Org) -> bool:
