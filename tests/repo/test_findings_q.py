@@ -73,3 +73,28 @@ def test_unknown_entry_and_mismatched_finding_are_refused(store: Store) -> None:
     _decision(store, "x")
     with pytest.raises(InputError, match="nope"):
         findings_q.add_findings(store, "x", [f])
+
+
+def test_a_confirmed_supersedes_relation_becomes_a_supersedes_edge(store: Store) -> None:
+    _decision(store, "adr/0001-old.md")
+    _decision(store, "adr/0002-new.md")
+    rel = Finding(
+        entry="adr/0002-new.md",
+        kind=FindingKind.RELATION,
+        quote="This replaces the old approach.",
+        value="adr/0001-old.md",
+        relation="supersedes",
+        by="worker-1",
+    )
+    findings_q.add_findings(store, "adr/0002-new.md", [rel])
+    findings_q.add_findings(store, "adr/0002-new.md", [rel])
+    edges = store.read(
+        "MATCH (n:Decision)-[s:SUPERSEDES]->(o:Decision) RETURN n.id AS n, o.id AS o, "
+        "s.via AS via, s.quote AS quote"
+    )
+    assert edges == [
+        {"n": "adr/0002-new.md", "o": "adr/0001-old.md", "via": "finding",
+         "quote": "This replaces the old approach."}
+    ]  # fmt: skip
+    findings_q.add_findings(store, "adr/0002-new.md", [], replace=True)
+    assert store.read("MATCH ()-[s:SUPERSEDES]->() RETURN count(s) AS n") == [{"n": 0}]

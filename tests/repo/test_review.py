@@ -22,8 +22,6 @@ RETIRE = "DECISIONS.md#2025-09-01: Retire the 7B router model"
 RETIRE_TEXT = """
 ## 2025-09-01: Retire the 7B router model
 
-Supersedes: Keep the wrong router rule
-
 The 7B is retired. On the supported model the corrected rule in src/router.py routes
 20 of 20 (the old text: 19 of 20), so the rule can be fixed.
 Still disproven: the corrected rule works for qwen2.5:7b.
@@ -81,10 +79,13 @@ def test_after_a_newer_decision_the_old_one_is_history_not_a_warning(
     r.write("DECISIONS.md", log + RETIRE_TEXT)
     r.commit("Decision: retire the 7B", "2025-09-01T10:00:00+00:00", scenario.ANN)
     assert ingest_repo(store, root).mode == "incremental"
+    # the board read it: an experiment, and a "supersedes" two agents confirmed
     findings_q.add_findings(
         store, RETIRE,
         [Finding(RETIRE, FindingKind.EXPERIMENT, "the corrected rule works for qwen2.5:7b",
-                 "the corrected rule works for qwen2.5:7b", Verdict.DISPROVEN)],
+                 "the corrected rule works for qwen2.5:7b", Verdict.DISPROVEN),
+         Finding(RETIRE, FindingKind.RELATION, "The 7B is retired.", ROUTER,
+                 relation="supersedes", by="worker-2")],
     )  # fmt: skip
     findings_q.add_findings(
         store, ROUTER,

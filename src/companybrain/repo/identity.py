@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from companybrain.repo import gitcmd
@@ -32,6 +33,7 @@ def person_id(name: str, email: str) -> str:
     return email if email else f"{name.strip().lower()}@unknown"
 
 
+@lru_cache(maxsize=4096)
 def identity(name: str, email: str) -> Identity:
     return Identity(
         person_id(name, email), name.strip() or email, email.strip(), agent_kind(name, email)

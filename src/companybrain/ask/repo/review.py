@@ -86,6 +86,24 @@ def _rests_on(
     return out
 
 
+def _supersessions_then(
+    store: Store, snap: Snapshot, at_rev: dict[str, DecisionEntry]
+) -> list[tuple[str, str]]:
+    """(newer, older) as known at the commit: what the decision texts said then, and the
+    supersessions the board confirmed whose quote the newer text already held."""
+    pairs = [(s.newer, s.older) for s in snap.supersessions]
+    for e in repo_read.supersessions(store):
+        newer_entry = at_rev.get(e["newer"])
+        if (
+            e["via"] == "finding"
+            and newer_entry is not None
+            and e["older"] in at_rev
+            and quote_in(e.get("quote") or "", newer_entry.text)
+        ):
+            pairs.append((e["newer"], e["older"]))
+    return list(dict.fromkeys(pairs))
+
+
 def review(
     store: Store,
     rev: str,
@@ -99,9 +117,10 @@ def review(
     snap = snapshot(repository_path(store, repo), rev, base)
     at_rev = {e.id: e for e in snap.decisions}
     graph = {r["id"]: r for r in repo_read.decisions(store)}
+    pairs = _supersessions_then(store, snap, at_rev)
     newer: dict[str, list[str]] = {}
-    for s in snap.supersessions:
-        newer.setdefault(s.older, []).append(s.newer)
+    for newer_id, older_id in pairs:
+        newer.setdefault(older_id, []).append(newer_id)
     rests = _rests_on(store, snap, at_rev)
     rows = {did: _row(at_rev[did], graph, sorted(newer.get(did, []))) for did in rests}
     # a superseded decision brings the decision that replaced it, as the guidance now
@@ -118,9 +137,9 @@ def review(
     citations: list[Citation] = []
     decisions = []
     replaces: dict[str, list[str]] = {}
-    for s in snap.supersessions:
-        if s.older in rows:
-            replaces.setdefault(s.newer, []).append(s.older)
+    for newer_id, older_id in pairs:
+        if older_id in rows:
+            replaces.setdefault(newer_id, []).append(older_id)
     for n, r in enumerate(live, start=1):
         how = rests.get(r["id"], [])
         decisions.append(answers.decision_item(

@@ -87,14 +87,36 @@ _DROP_OTHERS = {
 }
 
 
+# A confirmed relation that says the entry replaces another decision becomes the same
+# SUPERSEDES edge that decision texts give (via 'finding'), so every reader sees one shape.
+SUPERSEDING = ("supersedes", "replaces")
+
+_SUPERSEDES = """
+    MATCH (e:Decision {id: $entry})
+    UNWIND $rows AS row
+    MATCH (o:Decision {id: row.value})
+    WHERE o <> e
+    MERGE (e)-[s:SUPERSEDES {via: 'finding'}]->(o)
+    SET s.quote = row.quote, s.by = row.by, s.finding = row.id, s.recorded_in = $entry
+"""
+
+_DROP_FINDING_EDGES = """
+    MATCH (:Decision {id: $entry})-[s:SUPERSEDES {via: 'finding'}]->(:Decision)
+    WHERE NOT s.finding IN $keep
+    DELETE s
+"""
+
+
 def add_findings(
     store: Store, entry_id: str, findings: list[Finding], *, replace: bool = False
 ) -> int:
     """MERGE `findings` under the Decision (or else Source) `entry_id`; returns how many.
 
     Idempotent. With `replace=True` the entry's other findings are removed first, so that
-    re-reading an entry that changed leaves only what it says now. Raises InputError when
-    no Decision or Source has that id.
+    re-reading an entry that changed leaves only what it says now. A relation finding that
+    supersedes or replaces another decision (its `value` is that decision's id) also
+    writes `(entry)-[:SUPERSEDES {via: 'finding'}]->(value)`. Raises InputError when no
+    Decision or Source has that id.
     """
     rows = _rows(entry_id, findings)
     for label in ("Decision", "Source"):
@@ -102,9 +124,14 @@ def add_findings(
             continue
         if replace:
             store.query(_DROP_OTHERS[label], {"entry": entry_id, "keep": [r["id"] for r in rows]})
+        if replace and label == "Decision":
+            store.query(_DROP_FINDING_EDGES, {"entry": entry_id, "keep": [r["id"] for r in rows]})
         if not rows:
             return 0
         written = store.query(_ADD[label], {"entry": entry_id, "rows": rows})
+        supersede = [r for r in rows if r["kind"] == "relation" and r["relation"] in SUPERSEDING]
+        if supersede and label == "Decision":
+            store.query(_SUPERSEDES, {"entry": entry_id, "rows": supersede})
         return int(written[0]["n"]) if written else 0
     raise InputError(f"no decision or record with id {entry_id!r} to attach findings to")
 
