@@ -11,6 +11,9 @@ from companybrain.graph.connection import Store
 from companybrain.graph.queries import schema_q
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from companybrain.ask.agent import AgentAnswer, Step
     from companybrain.model.answer import Answer
 
 
@@ -54,6 +57,25 @@ class Brain:
         from companybrain.ask.engine import ask
 
         return ask(self.store, self.settings, question, now=now, as_of=as_of, as_person=as_person)
+
+    def ask_agent(
+        self,
+        question: str,
+        now: str | datetime | None = None,
+        as_of: str | None = None,
+        as_person: str | None = None,
+        *,
+        max_steps: int | None = None,
+        on_step: Callable[[Step], None] | None = None,
+    ) -> AgentAnswer:
+        """A model calls the read-only tools in a loop (`on_step` sees each call as it
+        happens); code checks its final answer. Without a model: the routed answer."""
+        from companybrain.ask.agent import DEFAULT_MAX_STEPS, ask_agent
+
+        return ask_agent(
+            self.store, self.settings, question, now=now, as_of=as_of, as_person=as_person,
+            max_steps=max_steps or DEFAULT_MAX_STEPS, on_step=on_step,
+        )  # fmt: skip
 
     def close(self) -> None:
         self.store.close()

@@ -3,6 +3,7 @@ tiny registry of tools that return real answer envelopes."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -200,3 +201,106 @@ def test_an_empty_final_answer_is_withheld(
     model_server.play(text(""))
     out = run_agent("Why?", ctx, TOOLS)
     assert out.status == "withheld" and out.reason == "the model's answer was empty"
+
+
+# -- the real tools on the demo corpus, through the API and `brain ask --agent` --------------
+
+NOW = "2026-10-20T12:00:00Z"
+
+
+@pytest.fixture
+def demo(store: Store, settings: Settings) -> Store:
+    from companybrain.ingest.pipeline import ingest
+    from tests.conftest import REPO_ROOT
+
+    ingest(store, REPO_ROOT / "demo" / "corpus", settings)
+    return store
+
+
+def test_the_agent_answers_from_the_real_tools(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(
+        tool_call("owner_of", {"subject": "billing-gw"}),
+        text("Kofi Mensah owns the billing gateway since 2026-10-14 [CC-1047]."),
+    )
+    seen: list[Step] = []
+    out = ask_agent(
+        demo, model_settings, "Who owns BGW?", now=NOW, on_step=seen.append, max_steps=4
+    )
+    assert out.status == "answered", out.reason
+    assert out.checks_line == "1 citation checked · 1 figure matched to evidence"
+    assert [c.record for c in out.citations] == ["CC-1047"]
+    assert seen[0].answer is not None and seen[0].answer.result == {
+        "owner": {"id": "kofi", "name": "Kofi Mensah"}
+    }
+    assert "(The question is asked at 2026-10-20T12:00:00+00:00.)" in str(
+        model_server.requests[0]["messages"]
+    )
+
+
+def test_as_person_hides_restricted_records_from_the_agent(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(
+        tool_call("owner_of", {"subject": "audit log pipeline"}),
+        text("Amara owns the audit log pipeline [CC-1038]."),
+    )
+    out = ask_agent(demo, model_settings, "Who owns the audit log?", now=NOW, as_person="rafael")
+    # CC-1038 is restricted: rafael's tools never returned it, so the citation fails
+    assert out.status == "withheld"
+    assert "cites [CC-1038], which no tool returned" in (out.reason or "")
+    assert "CC-1038" not in model_server.requests[1]["messages"][-1]["content"]
+
+
+def test_brain_ask_agent_streams_each_call_and_labels_the_prose(
+    demo: Store, run_cli: Any, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(
+        tool_call("owner_of", {"subject": "billing-gw"}),
+        tool_call("trace_decision", {"decision": "ADR-004"}, call_id="call_2"),
+        text("Kofi Mensah owns the billing gateway [CC-1047]."),
+    )
+    env = {"BRAIN_MODEL": "scripted", "BRAIN_MODEL_BASE_URL": model_server.base_url}
+    result = run_cli("ask", "--agent", "--now", NOW, "Who owns BGW?", env=env)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    first = next(i for i, line in enumerate(lines) if "owner_of(subject='billing-gw')" in line)
+    second = next(i for i, line in enumerate(lines) if "trace_decision(decision=" in line)
+    answer = next(i for i, line in enumerate(lines) if line.startswith("Answer"))
+    assert first < second < answer  # each call is printed before the answer
+    assert "(model-written)" in lines[answer]
+    assert "checked by code: 1 citation checked · 0 figures matched to evidence" in result.output
+
+
+def test_brain_ask_agent_json_keeps_stdout_for_the_json(
+    demo: Store, run_cli: Any, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text("I don't know."))
+    env = {"BRAIN_MODEL": "scripted", "BRAIN_MODEL_BASE_URL": model_server.base_url}
+    result = run_cli("ask", "--agent", "--json", "--now", NOW, "Who owns BGW?", env=env)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["mode"] == "agent" and data["status"] == "abstained"
+    assert data["steps"][0]["tool"] == "owner_of" and data["steps"][0]["citations"] == ["CC-1047"]
+
+
+def test_without_a_model_agent_says_so_and_falls_back_to_the_routed_answer(
+    demo: Store, run_cli: Any, settings: Settings
+) -> None:
+    result = run_cli("ask", "--agent", "--now", NOW, "Who owns BGW?")
+    assert result.exit_code == 0, result.output
+    assert "--agent: no model is configured; showing the routed answer" in result.output
+    assert "Kofi Mensah" in result.output and "CC-1047" in result.output
+
+    from companybrain.ask.agent import ask_agent
+
+    out = ask_agent(demo, settings, "Who owns BGW?", now=NOW)
+    assert out.routed is not None and out.routed.tool == "owner_of"
+    data = out.to_dict()
+    assert data["mode"] == "routed" and "no model is configured" in data["note"]
+    assert data["result"]["owner"]["id"] == "kofi"

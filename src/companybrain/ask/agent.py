@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from companybrain.ask.registry import ToolContext, ToolSpec
-from companybrain.errors import BrainError
+from companybrain.ask.registry import ReadOnlyStore, ToolContext, ToolSpec, read_only_tools
+from companybrain.config import Settings
+from companybrain.errors import BrainError, InputError
+from companybrain.graph.connection import Store
 from companybrain.llm.client import ModelClient, ToolCall
 from companybrain.model.answer import Answer, Citation, Outranked
 from companybrain.policy.answer_checks import (
@@ -254,3 +256,55 @@ def _unique_outranked(items: Any) -> list[Outranked]:
     for o in items:
         seen.setdefault((o.record, o.quote), o)
     return list(seen.values())
+
+
+NO_MODEL_NOTE = (
+    "no model is configured (set BRAIN_MODEL and BRAIN_MODEL_BASE_URL): "
+    "this is the routed answer instead"
+)
+
+
+def ask_agent(
+    store: Store,
+    settings: Settings,
+    question: str,
+    *,
+    now: str | datetime | None = None,
+    as_of: str | None = None,
+    as_person: str | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    on_step: OnStep | None = None,
+) -> AgentAnswer:
+    """The agent loop over every read-only tool, as `brain ask --agent` and the API run it.
+    Without a model it says so and falls back to the routed answer."""
+    from companybrain.ask.engine import ask, parse_now, viewer_for
+
+    question = question.strip()
+    if not question:
+        raise InputError("the question is empty")
+    clock = parse_now(now)
+    viewer_for(store, as_person)  # an unknown --as is one clear error, model or not
+    if not settings.model_configured:
+        routed = ask(store, settings, question, now=clock, as_of=as_of, as_person=as_person)
+        return AgentAnswer(
+            question=question,
+            status=routed.status,
+            text=routed.explanation,
+            text_by=routed.explanation_by,
+            checks=None,
+            reason=None,
+            citations=list(routed.citations),
+            outranked=list(routed.outranked),
+            now=clock.isoformat(),
+            routed=routed,
+            note=NO_MODEL_NOTE,
+        )
+    asked = question if as_of is None else f"{question}\n\n(The question is about {as_of}.)"
+    ro = ReadOnlyStore(settings, store.graph_name)
+    try:
+        ctx = ToolContext(ro, settings, now=clock, as_person=as_person)
+        out = run_agent(asked, ctx, read_only_tools(), max_steps=max_steps, on_step=on_step)
+    finally:
+        ro.close()
+    out.question = question
+    return out

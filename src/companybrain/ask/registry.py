@@ -9,15 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import jsonschema
 
+from companybrain.ask import engine, explain, tools
+from companybrain.ask.catalog import DECISION, Catalog, Entity, load_catalog
+from companybrain.ask.repo import history_tools, told
+from companybrain.ask.repo import review as repo_review
+from companybrain.ask.repo import tools as repo_tools
+from companybrain.ask.router import MIN_DECISION_OVERLAP, Route
 from companybrain.config import Settings
 from companybrain.errors import InputError, StoreError
 from companybrain.graph.connection import Row, Store
-from companybrain.model.answer import Answer
+from companybrain.graph.queries import ask_q
+from companybrain.model.answer import Answer, RefusalCode
+from companybrain.policy.time import QuestionTime, VagueDate, parse_as_of
 
 
 class ReadOnlyStore(Store):
@@ -104,3 +112,238 @@ def schema(
         "required": list(required),
         "additionalProperties": False,
     }
+
+
+# -- the tools --------------------------------------------------------------------------------
+# Company tools resolve their subject by id, name or alias through the catalog of what the
+# viewer may see, read the time from `as_of` (or the clock), and run the same functions as
+# `brain ask`. Repository tools take paths, decision ids, topics and commits as given.
+
+
+def _clock(ctx: ToolContext) -> datetime:
+    return ctx.now or datetime.now(UTC)
+
+
+def _company(
+    ctx: ToolContext, tool: str, what: str, types: tuple[str, ...], args: dict[str, Any]
+) -> Answer:
+    """Run a company tool on the one entity `args[what]` names."""
+    viewer = engine.viewer_for(ctx.store, ctx.as_person)
+    catalog = load_catalog(ctx.store, viewer)
+    text = str(args.get(what, ""))
+    question = f"{tool}: {text}"
+    entity, refusal = resolve_entity(catalog, text, types)
+    when = _time(args.get("as_of"), _clock(ctx), catalog.timezone)
+    if refusal is not None:
+        return Answer.refused(question, refusal[0], refusal[1], tool=tool)
+    assert entity is not None
+    if isinstance(when, VagueDate):
+        return Answer.refused(
+            question, RefusalCode.VAGUE_DATE, f"as_of: {when.message}", tool=tool,
+            subject=entity.subject(),
+        )  # fmt: skip
+    actx = tools.AskContext(ctx.store, ctx.settings, catalog, viewer, question, when)
+    answer = engine.run_tool(actx, Route(tool, subject=entity))
+    return explain.explain(answer, catalog, None)
+
+
+def _time(as_of: Any, clock: datetime, tz: str) -> QuestionTime | VagueDate:
+    if not as_of:
+        return QuestionTime(as_of=clock.astimezone(UTC))
+    return parse_as_of(str(as_of), clock, tz)
+
+
+def resolve_entity(
+    catalog: Catalog, text: str, types: tuple[str, ...]
+) -> tuple[Entity | None, tuple[RefusalCode, str] | None]:
+    """The one entity of `types` that `text` names: by id, then by name or alias, then (for
+    decisions) by the words of its title. None with a refusal otherwise."""
+
+    text = text.strip()
+    found = catalog.get(text, *types) or catalog.get(text.lower(), *types)
+    if found:
+        return found, None
+    named = list(dict.fromkeys(m.entity for m in catalog.mentions(text, *types)))
+    preferred = [e for e in named if e.type == types[0]] or named
+    if len(preferred) == 1:
+        return preferred[0], None
+    if len(preferred) > 1:
+        names = " and ".join(e.name for e in preferred)
+        return None, (RefusalCode.OUT_OF_SCOPE, f"{text!r} names {names}; ask about one")
+    if DECISION in types:
+        scored = sorted(
+            ((catalog.decision_overlap(text, d), d) for d in catalog.of(DECISION)),
+            key=lambda pair: (-pair[0], pair[1].id),
+        )
+        if scored and scored[0][0] >= MIN_DECISION_OVERLAP:
+            if len(scored) == 1 or scored[1][0] < scored[0][0]:
+                return scored[0][1], None
+            return None, (RefusalCode.OUT_OF_SCOPE, f"{text!r} fits several decisions equally")
+    kinds = " or ".join(t.lower() for t in types)
+    return None, (RefusalCode.NOT_IN_GRAPH, f"the graph knows no {kinds} named {text!r}")
+
+
+def _owner_of(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return _company(ctx, "owner_of", "subject", ("Service", "Project"), args)
+
+
+def _who_knows(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    """A service or project of the company, else a file or folder of a repository."""
+
+    subject = str(args["subject"])
+    catalog = load_catalog(ctx.store, engine.viewer_for(ctx.store, ctx.as_person))
+    entity, _ = resolve_entity(catalog, subject, ("Service", "Project"))
+    if entity is None and ask_q.has_repository_data(ctx.store):
+        return repo_tools.who_knows(
+            ctx.store, subject, question=f"who_knows: {subject}", now=ctx.now
+        )
+    return _company(ctx, "who_knows", "subject", ("Service", "Project"), args)
+
+
+def _trace_decision(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return _company(ctx, "trace_decision", "decision", ("Decision",), args)
+
+
+def _person_or_team(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return _company(ctx, "person_or_team", "name", ("Person", "Team"), args)
+
+
+def _search_records(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+
+    viewer = engine.viewer_for(ctx.store, ctx.as_person)
+    catalog = load_catalog(ctx.store, viewer)
+    query = str(args["query"])
+    when = QuestionTime(as_of=_clock(ctx).astimezone(UTC))
+    actx = tools.AskContext(ctx.store, ctx.settings, catalog, viewer, f"search: {query}", when)
+    return explain.explain(tools.search_records(actx, query), catalog, None)
+
+
+def _why(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return repo_tools.why(ctx.store, str(args["subject"]), now=ctx.now)
+
+
+def _what_breaks(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return repo_tools.what_breaks(ctx.store, str(args["path"]), now=ctx.now)
+
+
+def _disproven(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return repo_tools.disproven(ctx.store, str(args.get("topic") or ""), now=ctx.now)
+
+
+def _trace(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return history_tools.trace(ctx.store, str(args["decision"]), now=ctx.now)
+
+
+def _origin(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return history_tools.origin(ctx.store, str(args["subject"]), now=ctx.now)
+
+
+def _told(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return told.told(
+        ctx.store, str(args["when"]), str(args.get("topic") or ""), args.get("file"), now=ctx.now
+    )
+
+
+def _review(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+    return repo_review.review(ctx.store, str(args["rev"]), args.get("base"), now=ctx.now)
+
+
+AS_OF = "a day or instant the question is about (2026-09-25, September 25, 2026, yesterday); "
+AS_OF += "default: now"
+
+
+def read_only_tools() -> list[ToolSpec]:
+    """Every read-only tool, company and repository, in the order a model should try them."""
+    return [
+        ToolSpec(
+            "owner_of",
+            "Who owns a service or project at a time (a review contact, never approval), "
+            "with the record and quote that say so, or a refusal with its reason.",
+            schema({"subject": "service or project: name, alias or id"}, {"as_of": AS_OF}),
+            _owner_of,
+        ),
+        ToolSpec(
+            "who_knows",
+            "Who knows a service or project (from tickets, docs, comments, chat), or a file "
+            "or folder of a repository (from its history); ranked, with the bus factor.",
+            schema({"subject": "service, project, or a repository path"}, {"as_of": AS_OF}),
+            _who_knows,
+        ),
+        ToolSpec(
+            "trace_decision",
+            "Why a company decision was made and what replaced what: the supersession chain "
+            "(newest first) and the records that motivated it.",
+            schema({"decision": "decision id (ADR-004) or words from its title"}),
+            _trace_decision,
+        ),
+        ToolSpec(
+            "person_or_team",
+            "Who a person is (team, e-mail, teams led) or who is on a team.",
+            schema({"name": "person or team: name, alias or id"}),
+            _person_or_team,
+        ),
+        ToolSpec(
+            "search_records",
+            "Full-text search over the company's records; the best hits with snippets.",
+            schema({"query": "words to search for"}),
+            _search_records,
+        ),
+        ToolSpec(
+            "why",
+            "Why a file, folder, symbol or topic of a repository is the way it is: the "
+            "recorded decisions behind it, with quoted lines.",
+            schema({"subject": "path, symbol or topic"}),
+            _why,
+        ),
+        ToolSpec(
+            "what_breaks",
+            "What rests on a repository file or folder: the decisions that name it and the "
+            "experiments recorded against them. Ask before changing it.",
+            schema({"path": "file or folder path from the repository root"}),
+            _what_breaks,
+        ),
+        ToolSpec(
+            "disproven",
+            "What was tried and recorded as failed or disproven, about a topic or file; "
+            "do not retry these without new evidence.",
+            schema({}, {"topic": "topic or path; empty for all"}),
+            _disproven,
+        ),
+        ToolSpec(
+            "trace",
+            "What replaced what among a repository's decision records: the supersession "
+            "chain through a decision, newest first.",
+            schema({"decision": "decision id (docs/adr/0003-x.md, DECISIONS.md#Heading)"}),
+            _trace,
+        ),
+        ToolSpec(
+            "origin",
+            "Where a repository file or decision came from: the commit, author and date "
+            "that introduced it.",
+            schema({"subject": "file path or decision id"}),
+            _origin,
+        ),
+        ToolSpec(
+            "told",
+            "What an agent instruction file (CLAUDE.md, AGENTS.md, .cursorrules...) said at "
+            "a commit or on a day, optionally about a topic.",
+            schema(
+                {"when": "a commit sha or one specific day"},
+                {"topic": "what the instructions were about", "file": "instruction file"},
+            ),
+            _told,
+        ),
+        ToolSpec(
+            "review",
+            "Which recorded decisions a commit or range touches, from the decision log as it "
+            "stood then: decisions to follow, disproven experiments (do not retry), "
+            "superseded decisions and who knows each file.",
+            schema({"rev": "commit sha, ref or range"}, {"base": "base commit or ref"}),
+            _review,
+        ),
+    ]
+
+
+def check_person(ctx: ToolContext) -> None:
+    """--as names someone the graph knows; one clear error otherwise."""
+    engine.viewer_for(ctx.store, ctx.as_person)

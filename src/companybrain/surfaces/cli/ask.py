@@ -10,7 +10,9 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from companybrain.ask.agent import DEFAULT_MAX_STEPS
 from companybrain.model.answer import Answer
+from companybrain.surfaces.cli.agent import run_agent_cli
 from companybrain.surfaces.cli.context import CliState, pass_state
 
 
@@ -35,6 +37,14 @@ from companybrain.surfaces.cli.context import CliState, pass_state
     help="Ask as this person id: only records their groups may see count.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option(
+    "--agent",
+    is_flag=True,
+    help="Let a model call the read-only tools in a loop; code checks its final answer.",
+)
+@click.option(
+    "--max-steps", default=DEFAULT_MAX_STEPS, show_default=True, help="The agent's step limit."
+)
 @click.option("--graph", default=None, help="Graph to ask (same as the global --graph).")
 @pass_state
 def ask_cmd(
@@ -45,10 +55,18 @@ def ask_cmd(
     as_person: str | None,
     as_json: bool,
     graph: str | None,
+    agent: bool = False,
+    max_steps: int = DEFAULT_MAX_STEPS,
 ) -> None:
     """Ask a question; get the record and the quote, or a refusal with its reason."""
     if graph:
         state.settings = state.settings.with_(graph=graph)
+    if agent:
+        run_agent_cli(
+            state, question, now=now, as_of=as_of, as_person=as_person, as_json=as_json,
+            max_steps=max_steps,
+        )  # fmt: skip
+        return
     answer = state.brain().ask(question, now=now, as_of=as_of, as_person=as_person)
     if as_json:
         click.echo(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))

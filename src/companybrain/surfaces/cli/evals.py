@@ -18,6 +18,7 @@ from companybrain.evals import extraction as extraction_eval
 from companybrain.evals import questions as questions_eval
 from companybrain.evals.questions import QuestionsReport
 from companybrain.surfaces.cli.context import CliState, pass_state
+from companybrain.surfaces.cli.eval_ab import ab_cmd
 
 DEFAULT_CORPUS = Path("demo/corpus")
 
@@ -187,3 +188,6 @@ def print_questions(report: QuestionsReport) -> None:
             for problem in r.problems:
                 out.print(f"      {escape(problem)}")
     out.print(f"[bold]score[/] {report.passed}/{len(report.results)} ({report.score:.1%})")
+
+
+eval_group.add_command(ab_cmd)

@@ -12,6 +12,7 @@ from companybrain.surfaces.cli import board, db, ingest, repo
 from companybrain.surfaces.cli.ask import ask_cmd
 from companybrain.surfaces.cli.context import CliState
 from companybrain.surfaces.cli.evals import eval_group
+from companybrain.surfaces.mcp.command import mcp_cmd
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -47,6 +48,7 @@ cli.add_command(ingest.add_cmd)
 cli.add_command(ask_cmd)
 cli.add_command(board.board)
 cli.add_command(eval_group)
+cli.add_command(mcp_cmd)
 for _repo_command in repo.COMMANDS:
     cli.add_command(_repo_command)
 

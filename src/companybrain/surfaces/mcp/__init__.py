@@ -1,0 +1,1 @@
+"""The MCP surface: every read-only tool of the registry, over stdio or streamable HTTP."""

@@ -1,0 +1,177 @@
+"""The brain as an MCP server, on the official `mcp` SDK's low-level server: every read-only
+tool of the registry with its JSON schema and description, and the answer envelope of
+spec/answers.md as its structured result. Nothing served here can write: the tools run on a
+read-only store, and the server offers tools only (no resources, prompts or sampling)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from importlib.metadata import version
+from typing import Any
+
+import anyio
+import anyio.to_thread
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel.server import Server
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+from starlette.applications import Starlette
+
+from companybrain.ask.registry import ToolContext, ToolSpec
+from companybrain.errors import BrainError
+
+INSTRUCTIONS = (
+    "Read-only tools over a company brain: company records (ownership, experts, decisions) "
+    "and code repositories (why code is the way it is, what breaks, what was disproven, who "
+    "knows a file). Every result is an answer envelope: status answered or refused, the "
+    "result, and citations with the exact quote behind them. Cite the `record` ids you use."
+)
+
+_CITATION = {
+    "type": "object",
+    "required": ["record"],
+    "properties": {
+        "record": {"type": "string"},
+        "quote": {"type": "string"},
+        "kind": {"type": "string"},
+        "authority": {"type": "integer"},
+        "at": {"type": "string"},
+        "effective_at": {"type": "string"},
+        "lines": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+    },
+}
+_OUTRANKED = {
+    "type": "object",
+    "required": ["record", "why"],
+    "properties": {
+        "record": {"type": "string"},
+        "kind": {"type": ["string", "null"]},
+        "authority": {"type": ["integer", "null"]},
+        "owner": {"type": ["string", "null"]},
+        "quote": {"type": ["string", "null"]},
+        "why": {"type": "string"},
+    },
+}
+REFUSAL_CODES = [
+    "NOT_IN_GRAPH",
+    "VAGUE_DATE",
+    "NO_CLAIM",
+    "MISSING_PROVENANCE",
+    "CONFLICT",
+    "LOW_AUTHORITY",
+    "ROW_CAP",
+    "OUT_OF_SCOPE",
+]
+# The answer envelope of spec/answers.md; clients validate every result against it.
+ENVELOPE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": [
+        "question",
+        "tool",
+        "subject",
+        "as_of",
+        "status",
+        "refusal",
+        "result",
+        "citations",
+        "outranked",
+        "explanation",
+        "explanation_by",
+    ],
+    "properties": {
+        "question": {"type": "string"},
+        "tool": {"type": ["string", "null"]},
+        "subject": {"type": ["object", "null"]},
+        "as_of": {"type": ["string", "null"]},
+        "status": {"enum": ["answered", "refused"]},
+        "refusal": {
+            "oneOf": [
+                {"type": "null"},
+                {
+                    "type": "object",
+                    "required": ["code", "message"],
+                    "properties": {
+                        "code": {"enum": REFUSAL_CODES},
+                        "message": {"type": "string"},
+                    },
+                },
+            ]
+        },
+        "result": {"type": ["object", "null"]},
+        "citations": {"type": "array", "items": _CITATION},
+        "outranked": {"type": "array", "items": _OUTRANKED},
+        "explanation": {"type": "string"},
+        "explanation_by": {"enum": ["model", "template"]},
+    },
+}
+
+_READ_ONLY = types.ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
+
+def build_server(ctx: ToolContext, tools: Sequence[ToolSpec]) -> Server[Any]:
+    """An MCP server offering `tools`, each answered against `ctx` (graph, clock, person)."""
+    by_name = {t.name: t for t in tools}
+    listing = [
+        types.Tool(
+            name=t.name,
+            description=t.description,
+            input_schema=t.parameters,
+            output_schema=ENVELOPE_SCHEMA,
+            annotations=_READ_ONLY,
+        )
+        for t in tools
+    ]
+
+    async def list_tools(
+        _ctx: ServerRequestContext[Any], _params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listing)
+
+    async def call_tool(
+        _ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        spec = by_name.get(params.name)
+        if spec is None:
+            raise MCPError(types.INVALID_PARAMS, f"no tool named {params.name!r}")
+        arguments = dict(params.arguments or {})
+        try:
+            # the store is synchronous: run the query off the event loop
+            answer = await anyio.to_thread.run_sync(spec, ctx, arguments)
+        except BrainError as exc:  # a bad argument or a failed query: the message is for them
+            return types.CallToolResult(content=[types.TextContent(text=str(exc))], is_error=True)
+        data = answer.to_dict()
+        return types.CallToolResult(
+            content=[types.TextContent(text=json.dumps(data, ensure_ascii=False))],
+            structured_content=data,
+        )
+
+    return Server(
+        "companybrain",
+        version=version("companybrain"),
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def serve_stdio(server: Server[Any]) -> None:
+    async def run() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(run)
+
+
+def http_app(server: Server[Any], host: str) -> Starlette:
+    """Streamable HTTP at /mcp. On a loopback host the SDK turns DNS-rebinding protection on."""
+    return server.streamable_http_app(host=host)
+
+
+def serve_http(server: Server[Any], host: str, port: int) -> None:
+    import uvicorn
+
+    uvicorn.run(http_app(server, host), host=host, port=port, log_level="warning")

@@ -1,0 +1,223 @@
+"""The MCP server end to end with the SDK's own client: over stdio (`python -m companybrain
+mcp` in a child process) and over streamable HTTP on loopback, on the ingested demo corpus.
+Nothing served can write."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from companybrain.ask.registry import ReadOnlyStore, read_only_tools
+from companybrain.config import Settings
+from companybrain.errors import StoreError
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from tests.conftest import REPO_ROOT
+
+NOW = "2026-10-20T12:00:00Z"
+TOOLS = {
+    "owner_of", "who_knows", "trace_decision", "person_or_team", "search_records",
+    "why", "what_breaks", "disproven", "trace", "origin", "told", "review",
+}  # fmt: skip
+# One call per tool, so that the write test touches every one of them.
+CALLS: dict[str, dict[str, Any]] = {
+    "owner_of": {"subject": "billing-gw"},
+    "who_knows": {"subject": "search index"},
+    "trace_decision": {"decision": "ADR-004"},
+    "person_or_team": {"name": "Kofi"},
+    "search_records": {"query": "outbox table bloat"},
+    "why": {"subject": "ledger events"},
+    "what_breaks": {"path": "src/ledger/outbox.py"},
+    "disproven": {"topic": "kafka"},
+    "trace": {"decision": "ADR-004"},
+    "origin": {"subject": "ADR-004"},
+    "told": {"when": "2026-10-01", "topic": "tests"},
+    "review": {"rev": "HEAD"},
+}
+
+
+@pytest.fixture
+def demo(store: Store, settings: Settings) -> Store:
+    ingest(store, REPO_ROOT / "demo" / "corpus", settings)
+    return store
+
+
+@pytest.fixture
+def env(cli_env: dict[str, str]) -> dict[str, str]:
+    return {**cli_env, "PYTHONUNBUFFERED": "1"}
+
+
+def _run(session: Callable[[Client], Awaitable[Any]], server: Any) -> Any:
+    async def main() -> Any:
+        async with Client(server, read_timeout_seconds=60) as client:
+            return await session(client)
+
+    return anyio.run(main)
+
+
+def _stdio(env: dict[str, str], *extra: str) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "companybrain", "mcp", "--now", NOW, *extra],
+        env=env,
+        cwd=str(REPO_ROOT),
+    )
+
+
+def _counts(store: Store) -> tuple[int, int, list[Any]]:
+    nodes = store.read("MATCH (n) RETURN count(n) AS n")[0]["n"]
+    rels = store.read("MATCH ()-[r]->() RETURN count(r) AS n")[0]["n"]
+    meta = store.read("MATCH (m:Meta) RETURN m.key AS k, m.fingerprint AS f ORDER BY k")
+    return nodes, rels, meta
+
+
+def test_the_registry_offers_every_read_only_tool() -> None:
+    tools = read_only_tools()
+    assert {t.name for t in tools} == TOOLS
+    for t in tools:
+        assert t.description.strip() and "\n" not in t.description
+        assert t.parameters["type"] == "object"
+        assert set(t.parameters.get("required", [])) <= set(t.parameters["properties"])
+
+
+def test_stdio_lists_the_tools_and_answers_with_the_envelope(
+    demo: Store, env: dict[str, str]
+) -> None:
+    async def session(client: Client) -> Any:
+        listed = await client.list_tools()
+        owner = await client.call_tool("owner_of", {"subject": "billing-gw"})
+        past = await client.call_tool(
+            "owner_of", {"subject": "billing gateway", "as_of": "2026-09-25"}
+        )
+        zeus = await client.call_tool("owner_of", {"subject": "Project Zeus"})
+        bad = await client.call_tool("owner_of", {"service": "billing-gw"})
+        return listed, owner, past, zeus, bad
+
+    listed, owner, past, zeus, bad = _run(session, _stdio(env))
+    by_name = {t.name: t for t in listed.tools}
+    assert set(by_name) == TOOLS
+    schema = by_name["owner_of"].input_schema
+    assert schema["required"] == ["subject"] and "as_of" in schema["properties"]
+    assert by_name["owner_of"].annotations.read_only_hint is True
+    assert by_name["owner_of"].output_schema["properties"]["status"]["enum"] == [
+        "answered",
+        "refused",
+    ]
+
+    data = owner.structured_content
+    assert not owner.is_error
+    assert data["status"] == "answered" and data["tool"] == "owner_of"
+    assert data["result"]["owner"]["id"] == "kofi"
+    assert [c["record"] for c in data["citations"]] == ["CC-1047"]
+    assert data["as_of"] == "2026-10-20T12:00:00Z"  # --now is the clock
+    assert past.structured_content["result"]["owner"]["id"] == "ines"
+    assert zeus.structured_content["status"] == "refused"
+    assert zeus.structured_content["refusal"]["code"] == "NOT_IN_GRAPH"
+    assert bad.is_error and "'subject' is a required property" in bad.content[0].text
+
+
+def test_as_person_applies_record_access_to_everything_served(
+    demo: Store, env: dict[str, str]
+) -> None:
+    async def session(client: Client) -> Any:
+        return await client.call_tool("owner_of", {"subject": "audit log pipeline"})
+
+    everyone = _run(session, _stdio(env)).structured_content
+    rafael = _run(session, _stdio(env, "--as", "rafael")).structured_content
+    # CC-1038 is restricted; rafael may not see it, so it changes nothing in his answer
+    assert everyone["result"]["owner"]["id"] == "amara"
+    assert "CC-1038" in [c["record"] for c in everyone["citations"]]
+    assert rafael["result"]["owner"]["id"] == "viktor"
+    assert "CC-1038" not in str(rafael)
+
+
+def test_nothing_through_mcp_writes(demo: Store, env: dict[str, str]) -> None:
+    before = _counts(demo)
+
+    async def session(client: Client) -> list[Any]:
+        return [await client.call_tool(name, args) for name, args in CALLS.items()]
+
+    results = _run(session, _stdio(env))
+    assert len(results) == len(TOOLS)
+    assert _counts(demo) == before
+    answered = [r for r in results if not r.is_error]
+    assert len(answered) >= 5  # the company tools answer on the demo corpus
+
+
+def test_the_read_only_store_refuses_writes(demo: Store, settings: Settings) -> None:
+    ro = ReadOnlyStore(settings)
+    try:
+        with pytest.raises(StoreError):
+            ro.query("CREATE (:Intruder {id: 'x'})")
+        with pytest.raises(StoreError):
+            ro.delete_graph()
+    finally:
+        ro.close()
+    assert demo.read("MATCH (n:Intruder) RETURN count(n) AS n")[0]["n"] == 0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def http_server(demo: Store, env: dict[str, str], tmp_path: Path) -> Iterator[str]:
+    port = _free_port()
+    log = (tmp_path / "mcp-http.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companybrain", "mcp", "--now", NOW, "--http", f"127.0.0.1:{port}"],
+        env=env,
+        cwd=REPO_ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, (tmp_path / "mcp-http.log").read_text()
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        else:
+            pytest.fail("the MCP HTTP server did not start within 30 s")
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def test_streamable_http_lists_and_calls_tools(http_server: str) -> None:
+    async def session(client: Client) -> Any:
+        listed = await client.list_tools()
+        found = await client.call_tool("search_records", {"query": "outbox table bloat"})
+        chain = await client.call_tool("trace_decision", {"decision": "ADR-004"})
+        return listed, found, chain
+
+    listed, found, chain = _run(session, http_server)
+    assert {t.name for t in listed.tools} == TOOLS
+    hits = found.structured_content["result"]["hits"]
+    assert hits[0]["record"] == "LED-52"
+    assert chain.structured_content["result"]["chain"] == ["ADR-015", "ADR-009", "ADR-004"]
+
+
+def test_http_address_must_be_host_and_port(run_cli: Any) -> None:
+    result = run_cli("mcp", "--http", "localhost")
+    assert result.exit_code != 0
+    assert "--http: expected HOST:PORT" in str(result.exception or result.output)
