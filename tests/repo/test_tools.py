@@ -135,3 +135,28 @@ def test_told_on_a_day_and_at_a_commit(built: Scenario) -> None:
     assert silent.citations == []
     vague = told.told(built.store, "last week", "tests", now=NOW)
     assert vague.refusal is not None and vague.refusal.code == RefusalCode.VAGUE_DATE
+
+
+def test_file_findings_from_the_board_add_rationale_but_never_to_other_records(
+    built: Scenario,
+) -> None:
+    from companybrain.graph.queries import findings_q
+    from companybrain.model.findings import Finding, FindingKind
+
+    board = "docs/adr/20250401-use-falkordb-for-the-board.md"
+    quote = "Workers claim entries from a shared board; a claim must be atomic."
+    findings_q.add_findings(
+        built.store,
+        board,
+        [
+            Finding(board, FindingKind.FILE, quote, "src/store.py"),
+            Finding(board, FindingKind.FILE, quote, "docs/adr/0003-use-falkordb.md"),
+        ],
+    )
+    a = tools.why(built.store, "src/store.py", now=NOW)
+    via = {d["id"]: d["via"] for d in a.result["decisions"]}
+    assert via[board] == "finding"
+    assert via["docs/adr/0003-use-falkordb.md"] == "text"
+    assert_citations_hold(a, built.root)
+    other = tools.what_breaks(built.store, "docs/adr/0003-use-falkordb.md", now=NOW)
+    assert other.refusal is not None and other.refusal.code == RefusalCode.NO_CLAIM

@@ -19,6 +19,7 @@ from companybrain.graph.queries import findings_q, repo_read
 from companybrain.model.answer import Answer, Citation
 from companybrain.policy.text import quote_in
 from companybrain.repo import gitcmd
+from companybrain.repo.decision_files import is_decision_file
 from companybrain.repo.decisions import DecisionEntry
 from companybrain.repo.review import Snapshot, snapshot
 
@@ -74,7 +75,7 @@ def _rests_on(
         store, paths
     ):
         e = at_rev.get(r["id"])
-        if e is None or r["via"] == "text":
+        if e is None or r["via"] == "text" or is_decision_file(r["file"]):
             continue  # unknown at that commit; text links are judged from its text, above
         if r["via"] == "commit" and r["id"] in snap.named:
             continue  # it names files: its recording commit adds nothing

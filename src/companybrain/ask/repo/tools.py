@@ -19,6 +19,7 @@ from companybrain.ask.repo.subjects import (
 from companybrain.ask.repo.topic import score, terms
 from companybrain.graph.queries import findings_q, repo_read
 from companybrain.model.answer import Answer, Citation
+from companybrain.repo.decision_files import is_decision_file
 
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
@@ -40,6 +41,8 @@ def _resting_on(store: Store, ps: PathSubject) -> list[Row]:
     rows += repo_read.file_finding_decisions(store, paths)
     best: dict[str, Row] = {}
     for r in rows:
+        if is_decision_file(r["file"]):
+            continue  # a decision naming another record is a relation, not a rationale
         held = best.get(r["id"])
         if held is None or VIA_RANK[r["via"]] < VIA_RANK[held["via"]]:
             best[r["id"]] = r
