@@ -29,6 +29,12 @@ def test_human_output_shows_answer_sources_and_outranked(run_cli: Any) -> None:
     assert "Refused (CONFLICT)" in refused.output
     assert "CC-1019" in refused.output and "CC-1020" in refused.output
 
+    sign_off = run_cli("ask", "--now", NOW, "Who should sign off the Halyard release?")
+    assert "billing-gateway: Kofi Mensah (kofi)" in sign_off.output
+    assert "approval authority: not recorded" in sign_off.output
+    assert "outranked msg-038" in sign_off.output
+    assert "approved" not in sign_off.output.lower()
+
     vague = run_cli("ask", "--now", NOW, "Who owned the billing gateway 3 weeks ago?")
     assert "Refused (VAGUE_DATE)" in vague.output and "3 weeks ago" in vague.output
 

@@ -76,6 +76,8 @@ def test_sign_off_is_flagged_but_approval_status_is_out_of_scope(catalog: Catalo
         "Is the Halyard release approved?",
         "Has the billing gateway change been signed off?",
         "Can you approve the billing gateway deploy?",
+        "Who can approve the Halyard release?",
+        "Who has authority to ship the billing gateway?",
     ):
         route = RulesRouter().route(question, catalog)
         assert route.tool is None and route.refusal is not None

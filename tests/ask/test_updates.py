@@ -62,9 +62,11 @@ def test_a_chat_cannot_outrank_a_change_control_but_a_new_one_can(
     older = next(o for o in now["outranked"] if o["record"] == "CC-1047")
     assert older["why"] == "earlier effective time"
 
-    day_before = ask_json(run_cli, "Who owned the billing gateway on October 15, 2026?")
-    assert day_before["result"]["owner"]["id"] == "kofi"
-    assert [c["record"] for c in day_before["citations"]] == ["CC-1047"]
+    for day in ("on October 15, 2026", "on October 15"):  # the seed's form has no year
+        day_before = ask_json(run_cli, f"Who owned the billing gateway {day}?")
+        assert day_before["result"]["owner"]["id"] == "kofi"
+        assert [c["record"] for c in day_before["citations"]] == ["CC-1047"]
+        assert day_before["as_of"] == "2026-10-15T23:59:59.999Z"
 
     # The Python API gives the same answers from the same graph.
     brain = Brain(settings=settings)

@@ -53,14 +53,16 @@ class Router(Protocol):
 
 # -- what kind of question ------------------------------------------------------------------
 
+# Whether something is approved, or who may approve it: the records never say.
 _APPROVAL_STATUS = re.compile(
     r"\b(?:is|are|was|were|has|have|had|did|got)\b[^?]*\b(?:approved|signed[- ]off|cleared)\b"
-    r"|\b(?:can|could|would|will)\s+you\s+(?:approve|sign[- ]off)\b|\bplease\s+approve\b"
-    r"|^\s*(?:approve|sign[- ]off)\b",
+    r"|\b(?:approve|approves|approving|approval|authori[sz]es?|authority\s+to)\b"
+    r"|\b(?:can|could|would|will)\s+you\s+sign[- ]off\b|^\s*sign[- ]off\b",
     re.I,
 )
+# "Who should sign off / review X?": the owners to ask for review.
 _SIGN_OFF = re.compile(
-    r"\bwho\b[^?]*\b(?:sign(?:s|ed)?[- ]off|approves?|review(?:s)?|to\s+ask|should\s+i\s+ask)\b",
+    r"\bwho\b[^?]*\b(?:sign(?:s|ed)?[- ]off|review(?:s)?|to\s+ask|should\s+i\s+ask)\b",
     re.I,
 )
 _SEARCH = re.compile(
