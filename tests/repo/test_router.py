@@ -76,3 +76,9 @@ def test_refusals_and_questions_for_others(built: Scenario, store: Store) -> Non
     assert route_repo_question("Who owns the billing gateway?", built.store, NOW) is None
     # a graph without a repository: not a repository question at all
     assert route_repo_question("Why does the exporter batch its writes?", store, NOW) is None
+
+
+def test_how_two_things_connect(built: Scenario) -> None:
+    a = route_repo_question("How is src/router.py connected to bob@example.com?", built.store, NOW)
+    assert a is not None and a.tool == "connect" and a.status == "answered"
+    assert a.result is not None and a.result["path"][-1]["id"] == "bob@example.com"

@@ -160,3 +160,19 @@ def test_file_findings_from_the_board_add_rationale_but_never_to_other_records(
     assert_citations_hold(a, built.root)
     other = tools.what_breaks(built.store, "docs/adr/0003-use-falkordb.md", now=NOW)
     assert other.refusal is not None and other.refusal.code == RefusalCode.NO_CLAIM
+
+
+def test_connect_and_reasoning_rank(built: Scenario) -> None:
+    from companybrain.ask.repo.connect import connect
+
+    a = connect(built.store, "src/router.py", ROUTER, now=NOW)
+    assert a.status == "answered"
+    assert [n["id"] for n in a.result["path"]] == ["src/router.py", ROUTER]
+    assert a.result["relations"] == ["RATIONALE"]
+    assert_citations_hold(a, built.root)
+    far = connect(built.store, "src/legacy.py", "carol@example.com", now=NOW)
+    assert far.status == "answered" and len(far.result["path"]) > 2
+    assert any(c.kind == "commit" for c in far.citations)
+    store_rank = tools.what_breaks(built.store, "src/store.py", now=NOW).result["reasoning_rank"]
+    router_rank = tools.what_breaks(built.store, "src/router.py", now=NOW).result["reasoning_rank"]
+    assert store_rank["position"] < router_rank["position"]  # two decisions rest on it, one here

@@ -8,7 +8,7 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from companybrain.ask.repo import answers, history_tools, review, told, tools
+from companybrain.ask.repo import answers, connect, history_tools, review, told, tools
 from companybrain.ask.repo.subjects import clean, resolve_commit, resolve_decision, resolve_path
 from companybrain.ask.repo.topic import stem, terms
 from companybrain.errors import BrainError
@@ -59,6 +59,11 @@ _TRACE = re.compile(
 _ORIGIN = re.compile(
     r"\bwhere\s+did\s+.+\s+come\s+from\b|\bwho\s+(?:added|introduced|created|wrote|recorded)\b|"
     r"\borigin\s+of\b|\bwhen\s+was\s+.+\s+(?:added|introduced|created|recorded)\b",
+    re.I,
+)
+_CONNECT = re.compile(
+    r"\bhow\s+(?:is|are|does|do)\s+(?P<a>.+?)\s+(?:connected|related|linked)\s+to\s+(?P<b>.+?)"
+    r"\s*\??\s*$|\bhow\s+does\s+(?P<c>.+?)\s+relate\s+to\s+(?P<d>.+?)\s*\??\s*$",
     re.I,
 )
 _WHY = re.compile(r"^\s*why\b|\b(?:reason|rationale|reasoning)\b", re.I)
@@ -143,6 +148,14 @@ def _route(question: str, store: Store, now: datetime) -> Answer | None:
             # no time in the question: it is about now
             when = q if isinstance(reading, VagueDate) or reading.phrase else now.isoformat()
         return told.told(store, when, topic, file, question=q, now=now)
+    link = _CONNECT.search(q)
+    if link:
+        a, b = (
+            (link.group("a"), link.group("b"))
+            if link.group("a")
+            else (link.group("c"), link.group("d"))
+        )
+        return connect.connect(store, a, b, question=q, now=now)
     if _WHO_KNOWS.search(q):
         path = _path_in(store, q) or _file_by_word(store, q)
         if path is None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from companybrain.graph.connection import Store
 
 VIA_RANK = {"text": 0, "finding": 1, "commit": 2}
+RANK_LIMIT = 10_000
 
 
 def _decision_subject(row: Row) -> dict[str, Any]:
@@ -172,11 +173,13 @@ def what_breaks(
     if len(exps) > len(live):
         text += f"; {len(exps) - len(live)} sit under superseded decisions"
     citations = [_rationale_citation(r) for r in rows] + [_experiment_citation(e) for e in exps]
-    return answers.answered(
-        q, "what_breaks", ps.as_subject(), now,
-        {"decisions": items, "disproven": [_experiment_item(e) for e in exps]},
-        citations, text + ".",
-    )  # fmt: skip
+    result: dict[str, Any] = {"decisions": items, "disproven": [_experiment_item(e) for e in exps]}
+    ranked = repo_read.rationale_rank(store, RANK_LIMIT)
+    place = next((i for i, r in enumerate(ranked) if r["file"] in ps.paths), None)
+    if place is not None:  # where it stands among the files that carry the most reasoning
+        result["reasoning_rank"] = {"position": place + 1, "of": len(ranked),
+                                    "score": round(ranked[place]["score"], 4)}  # fmt: skip
+    return answers.answered(q, "what_breaks", ps.as_subject(), now, result, citations, text + ".")
 
 
 # -- disproven ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from companybrain.ask.repo import history_tools, review_markdown, told, tools
+from companybrain.ask.repo import connect, history_tools, review_markdown, told, tools
 from companybrain.ask.repo.review import review as review_tool
 from companybrain.errors import InputError
 from companybrain.model.answer import Answer
@@ -178,6 +178,16 @@ def origin_cmd(state: CliState, subject: str, as_json: bool) -> None:
     _show(history_tools.origin(state.brain().store, subject), as_json)
 
 
+@click.command("connect")
+@click.argument("a")
+@click.argument("b")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
+@pass_state
+def connect_cmd(state: CliState, a: str, b: str, as_json: bool) -> None:
+    """How two things are joined: files, decisions, commits, people (algo.SPpaths)."""
+    _show(connect.connect(state.brain().store, a, b), as_json)
+
+
 @click.command("told")
 @click.argument("topic", default="")
 @click.option(
@@ -235,5 +245,5 @@ def _clock(now: str | None) -> datetime:
 
 COMMANDS = [
     ingest_repo_cmd, why_cmd, what_breaks_cmd, disproven_cmd, who_knows_cmd, trace_cmd,
-    origin_cmd, told_cmd, review_cmd,
+    origin_cmd, told_cmd, review_cmd, connect_cmd,
 ]  # fmt: skip
