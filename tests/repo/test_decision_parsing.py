@@ -161,3 +161,21 @@ def test_wrapped_prose_is_not_a_supersession() -> None:
     text = "# 1. Z\n\nA decision is changed by writing a new ADR that\nsupersedes the old one.\n"
     (e,) = parse_file("docs/adr/0001-z.md", text, "adr")
     assert e.supersedes == () and e.superseded_by == ()
+
+
+def test_entries_headed_only_by_the_same_date_stay_apart() -> None:
+    text = (
+        "# Decisions\n\n## 2025-03-01\n\nStatus: accepted\n\nUse one queue per tenant.\n\n"
+        "### Context\n\nNoisy neighbours.\n\n## 2025-03-01\n\nDrop the nightly export.\n"
+    )
+    entries = parse_file("DECISIONS.md", text, "log")
+    assert [(e.id, e.title, e.date) for e in entries] == [
+        ("DECISIONS.md#2025-03-01", "Use one queue per tenant.", "2025-03-01"),
+        ("DECISIONS.md#2025-03-01 (2)", "Drop the nightly export.", "2025-03-01"),
+    ]
+    assert "Noisy neighbours." in entries[0].text
+
+
+def test_a_decisions_folder_file_with_one_entry_is_one_decision() -> None:
+    (e,) = parse_file("DECISIONS/use-x.md", "# Use X\n\nDate: 2025-01-02\n\nBecause.\n", "log")
+    assert (e.id, e.title, e.date) == ("DECISIONS/use-x.md", "Use X", "2025-01-02")

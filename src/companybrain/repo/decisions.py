@@ -33,7 +33,8 @@ _SUPERSEDE_LINE = re.compile(
 # at the start of a line it must read like a field, not wrapped prose ("supersedes the old")
 _SUPERSEDE_START = re.compile(r"^(?:Supersedes|Superseded[ -]by|Replaces|Replaced[ -]by)\b")
 _CLAUSE = re.compile(r"\b(supersedes|superseded[ -]by|replaces|replaced[ -]by)\b\s*:?", re.I)
-DATE_GROUP = re.compile(r"^[\W\d_]*$|^(?:[A-Za-z]+\s+)?\d{4}(?:[-/]\d{1,2})?$")
+# a heading that groups entries by month or year ("2026-03", "March 2026", "2026"), not a day
+DATE_GROUP = re.compile(r"^(?:[A-Za-z]+\.?\s+)?\d{4}(?:[-/.]\d{1,2})?$")
 
 
 @dataclass(frozen=True)
@@ -272,6 +273,8 @@ def parse_log(path: str, text: str) -> list[DecisionEntry]:
         seen[h.text] = seen.get(h.text, 0) + 1
         heading_id = h.text if seen[h.text] == 1 else f"{h.text} ({seen[h.text]})"
         title = dates.strip_date(h.text)
+        if dates.find_date(h.text) and title == h.text.strip():  # the heading is only a date
+            title = _first_words(lines, h.line, last) or title
         title_num = _NUMBER_TITLE.match(title)
         out.append(
             DecisionEntry(
@@ -291,6 +294,15 @@ def parse_log(path: str, text: str) -> list[DecisionEntry]:
             )
         )
     return out
+
+
+def _first_words(lines: list[str], heading: int, last: int) -> str:
+    """A title for an entry headed only by its date: its first line of text."""
+    for n in range(heading + 1, last + 1):
+        text = _BULLET.sub("", lines[n - 1]).strip().strip("*_#").strip()
+        if text and not _FIELD.match(text):
+            return text if len(text) <= 80 else text[:77].rsplit(" ", 1)[0] + "…"
+    return ""
 
 
 def parse_file(path: str, text: str, kind: str) -> list[DecisionEntry]:
