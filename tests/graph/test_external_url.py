@@ -27,6 +27,7 @@ SAME_RESULTS = [
     "tests/ask/test_other_tools.py",
     "tests/ask/test_router_model.py",
     "tests/ask/test_cli_ask.py",
+    "tests/ask/test_with_repository.py",
     "tests/evals/test_questions_eval.py",
 ]
 

@@ -32,9 +32,10 @@ RepoRouter = Callable[[str, Store, datetime], "Answer | None"]
 
 # Questions about code go to the repository tools when the graph holds a repository.
 _CODE = re.compile(
-    r"\b(?:commit|commits|file|files|function|class|module|code|repo|repository|diff|"
-    r"pull\s+request|PR|merge|blame|CLAUDE\.md|AGENTS\.md)\b|[\w./-]+\.(?:py|md|ts|js|go|rs|"
-    r"java|rb|yaml|yml|json|toml)\b|\b\w+/\w+",
+    r"\b(?:commit|commits|function|functions|class|classes|module|source\s+code|code|repo|"
+    r"repository|diff|pull\s+request|blame|agent\s+instructions?)\b"
+    r"|(?<![\w/])[A-Za-z_.][\w.-]*/[\w./-]*[A-Za-z]|\b[\w-]+\.(?:py|md|ts|tsx|js|go|rs|java|rb|"
+    r"yaml|yml|json|toml|sh|sql|cursorrules)\b|\b[0-9a-f]{7,40}\b",
     re.I,
 )
 
@@ -85,22 +86,39 @@ def ask(
         ModelClient(settings) if settings.router == "model" and settings.model_configured else None
     )
 
-    if _CODE.search(question):
-        answer = _ask_repository(store, question, clock)
-        if answer is not None:
-            return answer
+    # A question about code goes to the repository tools first; their refusal stands only
+    # if the company question types cannot answer it either.
+    code_answer = _ask_repository(store, question, clock) if _CODE.search(question) else None
+    if code_answer is not None and code_answer.status == "answered":
+        return code_answer
     route = router.route(question, catalog)
-    if route.refusal is not None and route.tool is None:
-        answer = _ask_repository(store, question, clock)
-        if answer is not None:
-            return answer
+    if code_answer is None and _repository_may_know(route):
+        repo_answer = _ask_repository(store, question, clock)
+        if repo_answer is not None:
+            return repo_answer
+    answer = _company_answer(store, settings, question, clock, as_of, viewer, catalog, route)
+    if code_answer is not None and answer.status == "refused":
+        return code_answer
+    return explain(answer, catalog, client)
+
+
+def _company_answer(
+    store: Store,
+    settings: Settings,
+    question: str,
+    clock: datetime,
+    as_of: str | None,
+    viewer: Viewer,
+    catalog: Catalog,
+    route: Route,
+) -> Answer:
     when = _question_time(question, clock, as_of, catalog)
     as_of_text = (
         format_instant(when.as_of, catalog.timezone) if isinstance(when, QuestionTime) else None
     )
     subject = route.subject.subject() if route.subject else None
     if route.refusal is not None:
-        answer = Answer.refused(
+        return Answer.refused(
             question,
             route.refusal.code,
             route.refusal.message,
@@ -108,14 +126,12 @@ def ask(
             subject=subject,
             as_of=as_of_text,
         )
-        return explain(answer, catalog, client)
     if isinstance(when, VagueDate):
-        answer = Answer.refused(
+        return Answer.refused(
             question, RefusalCode.VAGUE_DATE, when.message, tool=route.tool, subject=subject
         )
-        return explain(answer, catalog, client)
     ctx = tools.AskContext(store, settings, catalog, viewer, question, when)
-    return explain(run_tool(ctx, route), catalog, client)
+    return run_tool(ctx, route)
 
 
 def run_tool(ctx: tools.AskContext, route: Route) -> Answer:
@@ -141,6 +157,17 @@ def _question_time(
             raise InputError(f"--as-of: {reading.message}")
         return reading
     return parse_question_time(question, clock, catalog.timezone, names=catalog.names())
+
+
+def _repository_may_know(route: Route) -> bool:
+    """No company question type fits, or it is about a decision that no company record
+    states (a decision from a repository's log): the repository tools may answer it."""
+    if route.refusal is not None:
+        return route.tool in (None, "trace_decision")
+    subject = route.subject
+    return (
+        route.tool == "trace_decision" and subject is not None and not subject.extra.get("record")
+    )
 
 
 def _repository_router() -> RepoRouter | None:
