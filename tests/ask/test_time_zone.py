@@ -1,0 +1,47 @@
+"""A day is the end of that day in the company's time zone (org.yaml `timezone`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from tests.ingest.corpus_builder import ORG, md, write_corpus
+
+DIRECTORY = md(
+    {"id": "dir-1", "kind": "service_directory", "at": "2026-09-01T08:00:00Z", "author": "cy"},
+    "| Service | Owner |\n| --- | --- |\n| Billing Gateway | Ana Ruiz |\n",
+)
+# 20:00 UTC on the 14th is already 03:00 on the 15th in Bangkok.
+TRANSFER = md(
+    {"id": "CC-1", "kind": "change_control", "at": "2026-10-13T09:00:00Z",
+     "effective_at": "2026-10-14T20:00:00Z", "author": "cy", "about": ["billing-gateway"]},
+    "Ownership of the billing gateway transfers from Ana Ruiz to Bo Lind.",
+)  # fmt: skip
+
+
+def owner_on(store: Store, settings: Settings, day: str) -> str:
+    answer = ask(
+        store, settings, f"Who owned the billing gateway on {day}?", now="2026-10-20T12:00:00Z"
+    )
+    assert answer.result is not None, answer.refusal
+    return str(answer.result["owner"]["id"])
+
+
+def test_the_same_day_ends_at_different_instants(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    records = {"dir.md": DIRECTORY, "cc.md": TRANSFER}
+    ingest(store, write_corpus(tmp_path / "utc", records, org=ORG), settings)
+    assert owner_on(store, settings, "2026-10-14") == "bo"
+
+    bangkok = {**ORG, "timezone": "Asia/Bangkok"}
+    ingest(store, write_corpus(tmp_path / "bkk", records, org=bangkok), settings)
+    assert owner_on(store, settings, "2026-10-14") == "ana"
+    assert owner_on(store, settings, "October 15, 2026") == "bo"
+    answer = ask(
+        store, settings, "Who owned the billing gateway on 2026-10-14?", now="2026-10-20T12:00:00Z"
+    )
+    assert answer.as_of == "2026-10-14T23:59:59.999+07:00"
