@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn
 from rich.table import Table
+from rich.text import Text
 
 from companybrain.board import status as board_status
 from companybrain.board.fill import FILE_MODES, FillReport, fill
@@ -26,7 +27,10 @@ def _fill(state: CliState, options: BoardOptions, repo: Path | None, files: str)
     brain = state.brain().store
     board = brain.for_graph(board_graph(brain.graph_name))
     with Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), console=Console(stderr=True)
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        console=Console(stderr=True),
+        transient=True,
     ) as bar:
         task = bar.add_task("filling the board from the brain", total=None)
         report = fill(
@@ -172,14 +176,18 @@ def status_cmd(state: CliState, as_json: bool) -> None:
             table.add_row(agent, *(str(c[k]) for k in ("claims", "done", "kept", "rejected")))
         console.print(table)
     for item in more["failed"]:
-        console.print(f"[red]failed[/] {item['id']} after {item['attempts']} attempt(s):")
+        console.print(
+            Text("failed ", style="red")
+            + Text(f"{item['id']} after {item['attempts']} attempt(s):")
+        )
         for error in item["errors"] or []:
             console.print(f"    {error}", markup=False)
     for h in more["open_handoffs"]:
         console.print(
-            f"[yellow]open handoff[/] {h['from_entry']} {h['relation']} {h['to_entry']} "
-            f"(raised by {h['raised_by']})",
-            markup=True,
+            Text("open handoff ", style="yellow")
+            + Text(
+                f"{h['from_entry']} {h['relation']} {h['to_entry']} (raised by {h['raised_by']})"
+            )
         )
         console.print(f"    {h['quote']!r}", markup=False)
         for agent in h["not_counted"]:
