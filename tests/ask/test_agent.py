@@ -304,3 +304,27 @@ def test_without_a_model_agent_says_so_and_falls_back_to_the_routed_answer(
     data = out.to_dict()
     assert data["mode"] == "routed" and "no model is configured" in data["note"]
     assert data["result"]["owner"]["id"] == "kofi"
+
+
+def test_calls_beyond_the_per_turn_cap_are_not_run(
+    ctx: ToolContext, model_server: ScriptedModelServer
+) -> None:
+    from companybrain.ask.agent import MAX_CALLS_PER_TURN
+
+    many = [
+        {"id": f"c{i}", "type": "function",
+         "function": {"name": "why", "arguments": '{"topic": "x"}'}}
+        for i in range(MAX_CALLS_PER_TURN + 2)
+    ]  # fmt: skip
+    model_server.play(
+        {"role": "assistant", "content": None, "tool_calls": many}, text("I don't know.")
+    )
+    seen: list[Step] = []
+    run_agent("Why?", ctx, TOOLS, on_step=seen.append)
+    assert sum(s.answer is not None for s in seen) == MAX_CALLS_PER_TURN
+    assert [s.error for s in seen[MAX_CALLS_PER_TURN:]] == [
+        f"not run: at most {MAX_CALLS_PER_TURN} tool calls per turn"
+    ] * 2
+    # every call still gets its tool message, as the protocol requires
+    tool_messages = [m for m in model_server.requests[1]["messages"] if m["role"] == "tool"]
+    assert len(tool_messages) == MAX_CALLS_PER_TURN + 2

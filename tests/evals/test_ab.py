@@ -164,3 +164,22 @@ def test_the_full_comparison_writes_an_anonymised_sheet(
     assert [r["id"] for r in results] == ["q1", "q2"]
     assert results[0]["graph"]["steps"][0]["tool"] == "owner_of"
     assert results[0]["keyword"]["steps"][0]["tool"] == "keyword_search"
+
+
+@pytest.mark.skipif(not (REPO_ROOT / ".git").exists(), reason="needs this project's git history")
+def test_the_repository_set_runs_on_this_repository(
+    store: Store, run_cli: Any, settings: Settings
+) -> None:
+    from companybrain.repo.ingest import ingest_repo
+
+    ingest_repo(store, REPO_ROOT)
+    decisions = {r["id"] for r in store.read("MATCH (d:Decision) RETURN d.id AS id")}
+    questions = read_questions(REPO_AB)
+    assert {rid for q in questions for rid in q.rests_on} <= decisions  # still answerable
+    result = run_cli("eval", "ab", str(REPO_AB), "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)["retrieval"]
+    for side in ("graph", "keyword"):
+        hits = [r[side] for r in report["rows"]]
+        assert report[side]["retrieved"] == sum(hits) and report[side]["questions"] == len(hits)
+    assert report["records"] >= len(decisions)

@@ -221,3 +221,9 @@ def test_http_address_must_be_host_and_port(run_cli: Any) -> None:
     result = run_cli("mcp", "--http", "localhost")
     assert result.exit_code != 0
     assert "--http: expected HOST:PORT" in str(result.exception or result.output)
+
+
+def test_as_an_unknown_person_is_one_clear_error(demo: Store, run_cli: Any) -> None:
+    result = run_cli("mcp", "--as", "nobody")
+    assert result.exit_code != 0
+    assert "--as: no person with id 'nobody'" in str(result.exception or result.output)

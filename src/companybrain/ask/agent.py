@@ -27,6 +27,8 @@ from companybrain.policy.answer_checks import (
 )
 
 DEFAULT_MAX_STEPS = 8
+# Tool calls run per model turn; more in one turn are answered with an error, not run.
+MAX_CALLS_PER_TURN = 8
 # What a tool result may take of the conversation; the rest is cut with a marker.
 MAX_TOOL_RESULT_CHARS = 12_000
 
@@ -151,8 +153,12 @@ def run_agent(
         if not reply.tool_calls:
             return _finish(question, (reply.content or "").strip(), answers, steps, now)
         messages.append(reply.as_message())
-        for call in reply.tool_calls:
-            step = _run_call(turn, call, by_name, ctx)
+        for n, call in enumerate(reply.tool_calls):
+            if n < MAX_CALLS_PER_TURN:
+                step = _run_call(turn, call, by_name, ctx)
+            else:
+                limit = f"not run: at most {MAX_CALLS_PER_TURN} tool calls per turn"
+                step = Step(turn, call.name, dict(call.arguments), error=limit)
             steps.append(step)
             if step.answer is not None:
                 answers.append(step.answer)
