@@ -148,3 +148,22 @@ def test_a_whole_goes_ahead_without_a_failed_section_and_says_so(
     )
     figures = {f.value for f in findings_q.findings_of(store, long_adr.id)}
     assert figures == {"200 ms", "300 ms"}
+
+
+def test_reading_a_changed_entry_again_replaces_its_findings_but_keeps_confirmed_relations(
+    seeded: Store, board: Store, settings: Settings
+) -> None:
+    fill(seeded, board, OPTIONS)
+    Worker(settings, OPTIONS, "rules-1").run()
+    Worker(settings, OPTIONS, "rules-2").run()  # confirms ADR-2 supersedes ADR-1
+    before = {(f.kind.value, f.value) for f in findings_q.findings_of(seeded, ADR_2.id)}
+    assert {("measurement", "2.6x"), ("relation", ADR_1.id)} <= before
+
+    edited = ADR_2.text.replace("2.6x higher", "3.1x higher")
+    seed_decisions(seeded, [Adr(ADR_2.id, ADR_2.title, ADR_2.date, edited)])
+    assert fill(seeded, board, OPTIONS).entries == 1
+    Worker(settings, OPTIONS, "rules-1").run()
+
+    after = {(f.kind.value, f.value) for f in findings_q.findings_of(seeded, ADR_2.id)}
+    assert ("measurement", "3.1x") in after and ("measurement", "2.6x") not in after
+    assert ("relation", ADR_1.id) in after

@@ -230,10 +230,23 @@ class Worker:
         return _unique(rows), _unique(handoffs), kept
 
     def _move(self, item: Row, entry_id: str, kept: list[Finding]) -> None:
-        """Checked findings into the brain. Idempotent (ids derive from what a finding says),
-        so a takeover after a crash between this and the completion writes nothing twice."""
-        if kept and self.holds(item):
-            findings_q.add_findings(self.brain, entry_id, kept)
+        """Checked findings into the brain, replacing what an earlier reading of the entry
+        left there (relations confirmed through handoffs are kept). Idempotent (ids derive
+        from what a finding says), so a takeover after a crash writes nothing twice."""
+        if not self.holds(item):
+            return
+        confirmed = [
+            Finding(
+                entry_id,
+                FindingKind.RELATION,
+                h["quote_from"],
+                h["to_entry"],
+                relation=h["relation"],
+                by=h["raised_by"],
+            )
+            for h in board_q.confirmed_from(self.board, entry_id)
+        ]
+        findings_q.add_findings(self.brain, entry_id, kept + confirmed, replace=True)
 
     # -- files and folders -----------------------------------------------------------------
 

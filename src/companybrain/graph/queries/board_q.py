@@ -352,6 +352,16 @@ def handoff(board: Store, handoff_id: str) -> Row | None:
     return rows[0] if rows else None
 
 
+def confirmed_from(board: Store, entry_id: str) -> list[Row]:
+    """Confirmed handoffs whose relation the entry states (it supersedes, replaces...)."""
+    return board.read(
+        "MATCH (h:Handoff {status: 'confirmed'}) WHERE h.from_entry = $entry "
+        "RETURN h.relation AS relation, h.to_entry AS to_entry, h.quote_from AS quote_from, "
+        "h.raised_by AS raised_by ORDER BY to_entry",
+        {"entry": entry_id},
+    )
+
+
 _SETTLE = {
     "confirmed": """
         MATCH (h:Handoff {id: $id}) WHERE h.status = 'open'
