@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from companybrain.ask.engine import ask
+from companybrain.ask.registry import ReadOnlyStore
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import ask_q
@@ -80,6 +81,12 @@ def test_ties_are_broken_by_who_worked_with_whom(
     rank = ask_q.worked_with_rank(store)
     assert rank["bo"] > rank["ana"]
     assert a["result"]["bus_factor"] == 2 and "warning" not in a["result"]
+    assert not ask_q.refresh_worked_with(store)  # nothing changed since: nothing rebuilt
+
+    # A read-only connection (the MCP tools) uses the edges an earlier run derived.
+    read_only = ReadOnlyStore(settings)
+    again = ask(read_only, settings, "Who knows the search index?", now=NOW).to_dict()
+    assert [e["id"] for e in again["result"]["experts"]] == ["bo", "ana"]
 
 
 def test_trace_decision_walks_the_supersession_chain(demo: Store, demo_settings: Settings) -> None:

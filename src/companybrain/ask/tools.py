@@ -4,6 +4,7 @@ returns the answer envelope of spec/answers.md (explanations are added by explai
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -226,14 +227,11 @@ def who_knows(ctx: AskContext, subject: Entity) -> Answer:
 
 def _worked_with_rank(store: Store) -> dict[str, float]:
     """PageRank over who worked with whom on tickets, rebuilt when the tickets changed.
-    On a read-only connection the derived edges cannot be written: ties then fall back
-    to ids, which is still deterministic."""
+    A read-only connection cannot rebuild them and uses them as they are; with none at
+    all, ties fall back to ids, which is still deterministic."""
+    with suppress(StoreError):
+        ask_q.refresh_worked_with(store)
     try:
-        fingerprint = ask_q.worked_with_fingerprint(store)
-        if ask_q.worked_with_stamp(store) != fingerprint:
-            participants = [(r["ticket"], r["person"]) for r in ask_q.ticket_participants(store)]
-            pairs = [list(p) for p in expertise.worked_with_pairs(participants)]
-            ask_q.derive_worked_with(store, pairs, fingerprint)
         return ask_q.worked_with_rank(store)
     except StoreError:
         return {}

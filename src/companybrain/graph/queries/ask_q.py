@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companybrain.policy.expertise import worked_with_pairs
+
 if TYPE_CHECKING:
     from companybrain.graph.connection import Row, Store
 
@@ -200,6 +202,19 @@ def derive_worked_with(store: Store, pairs: list[list[str]], fingerprint: list[i
         "MERGE (m:Meta {key: 'worked_with'}) SET m.fingerprint = $fingerprint",
         {"fingerprint": fingerprint},
     )
+
+
+def refresh_worked_with(store: Store) -> bool:
+    """Rebuild the WORKED_WITH edges when the tickets they come from changed (a write; the
+    ingestion can call it at its end so that read-only connections find them ready).
+    Returns whether it rebuilt them."""
+    fingerprint = worked_with_fingerprint(store)
+    if worked_with_stamp(store) == fingerprint:
+        return False
+    participants = [(r["ticket"], r["person"]) for r in ticket_participants(store)]
+    pairs = [list(pair) for pair in worked_with_pairs(participants)]
+    derive_worked_with(store, pairs, fingerprint)
+    return True
 
 
 def worked_with_rank(store: Store) -> dict[str, float]:
