@@ -9,6 +9,7 @@ import os
 import subprocess
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 from benchmarks.common import bench_settings
@@ -103,6 +104,9 @@ def run() -> list[str]:
             )
             again = ingest_repo(store, root)
             store.close()
+        small = Path(tmp) / "small"
+        build(small, COMMITS // 5)
+        heap = {n: _peak_heap_mb(r) for n, r in ((COMMITS // 5, small), (COMMITS, root))}
         rate = report.commits_read / report.seconds
         return [
             f"built {total} commits with git fast-import in {built_s:.1f} s",
@@ -115,4 +119,21 @@ def run() -> list[str]:
             f"({report.seconds / log_plain:.1f}x plain git log)",
             f"incremental run after one more commit: {again.commits_read} commit in "
             f"{again.seconds:.2f} s ({again.mode})",
+            "peak Python heap while ingesting (tracemalloc): "
+            + ", ".join(f"{mb:.1f} MB for {n} commits" for n, mb in heap.items())
+            + f" (x{heap[COMMITS] / heap[COMMITS // 5]:.2f} for 5x the history)",
         ]
+
+
+def _peak_heap_mb(root: Path) -> float:
+    """Peak Python memory of one full ingest into an empty graph: flat if it streams."""
+    with bench_settings("bench_repo_heap") as settings:
+        store = Store(settings)
+        store.ensure_schema()
+        tracemalloc.start()
+        try:
+            ingest_repo(store, root)
+            return tracemalloc.get_traced_memory()[1] / 1e6
+        finally:
+            tracemalloc.stop()
+            store.close()
