@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from companybrain.graph.queries import repo_write
 from companybrain.repo import gitcmd
+from companybrain.repo.gitcmd import GitError
 from companybrain.repo.history import iso_ms
 
 if TYPE_CHECKING:
@@ -32,11 +33,14 @@ def sync_landed(store: Store, repo_path: Path, head: str, since: str | None) -> 
         landed = {"landed_at": committed, "landed_ms": iso_ms(committed), "landed_by": sha}
         rows.append({"id": sha, "mainline": True, **landed})
         for other in parents[1:]:
-            for brought in gitcmd.stream(
-                repo_path, ["rev-list", f"^{parents[0]}", other, "--"], b"\n"
-            ):
-                if brought.strip():
-                    rows.append({"id": brought.decode().strip(), "mainline": False, **landed})
+            try:
+                for brought in gitcmd.stream(
+                    repo_path, ["rev-list", f"^{parents[0]}", other, "--"], b"\n"
+                ):
+                    if brought.strip():
+                        rows.append({"id": brought.decode().strip(), "mainline": False, **landed})
+            except GitError:
+                continue  # a shallow clone lacks the branch: its commits keep their own date
         if len(rows) >= BATCH:
             repo_write.write_landed(store, rows)
             written += len(rows)

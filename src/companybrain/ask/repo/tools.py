@@ -32,6 +32,10 @@ def _decision_subject(row: Row) -> dict[str, Any]:
     return {"id": row["id"], "type": "Decision", "name": row.get("title")}
 
 
+def _commits(n: int) -> str:
+    return f"{n} commit" if n == 1 else f"{n} commits"
+
+
 # -- decisions resting on files ----------------------------------------------------------
 
 
@@ -256,7 +260,7 @@ def who_knows(
     bus = expertise.bus_factor(people)
     text = f"{len(people)} people changed {ps.asked}"
     if people:
-        text += "; most: " + ", ".join(f"{e.name} ({e.commits} commits)" for e in people[:3])
+        text += "; most: " + ", ".join(f"{e.name} ({_commits(e.commits)})" for e in people[:3])
         text += f". Bus factor {bus}" + (": one person holds most of it" if bus == 1 else "")
     if agents:
         text += f". Agents on it: {', '.join(e.name for e in agents)} (not counted as experts)"

@@ -114,7 +114,7 @@ def _items(tool: str, result: dict[str, Any]) -> list[str]:
         return [f"“{e['quote']}” ({e['decision']})" for e in result.get("experiments", [])]
     if tool == "who_knows":
         return [
-            f"{e['score']:>6}  {e['name']} <{e['id']}>, {e['commits']} commits"
+            f"{e['score']:>6}  {e['name']} <{e['id']}>, {e['commits']} commit(s)"
             for e in result["experts"]
         ]
     if tool == "trace":
