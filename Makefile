@@ -23,7 +23,7 @@ demo: install
 	@if [ -d demo/corpus ]; then $(BRAIN) ingest demo/corpus; fi
 	$(BRAIN) status
 	@if [ -f demo/questions.jsonl ]; then \
-	  $(BRAIN) ask --now $(DEMO_NOW) "Who should sign off the Orion release?"; \
+	  $(BRAIN) ask --now $(DEMO_NOW) "Who should sign off the Halyard release?"; \
 	  $(BRAIN) eval extraction demo/corpus; \
 	  $(BRAIN) eval questions demo/questions.jsonl; \
 	fi

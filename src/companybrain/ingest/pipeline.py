@@ -13,7 +13,7 @@ from typing import Any
 from companybrain.config import Settings
 from companybrain.errors import InputError
 from companybrain.graph.connection import Store
-from companybrain.graph.queries import records_q
+from companybrain.graph.queries import ask_q, records_q
 from companybrain.ingest.corpus import CorpusRead, read_corpus
 from companybrain.ingest.org_codec import org_digest, org_from_graph, org_to_graph
 from companybrain.ingest.report import IngestReport, Progress
@@ -69,7 +69,7 @@ def ingest(
         if not corpus.whole_corpus:
             raise InputError("--prune needs a whole corpus folder (with org.yaml)")
         report.pruned = prune_missing(store, corpus)
-    records_q.relink(store)
+    finish(store)
     return report
 
 
@@ -93,8 +93,15 @@ def add_typed_record(store: Store, record: Record, settings: Settings) -> Ingest
     )
     report = IngestReport(files=0, read=1)
     store_records(store, [chat], org, org_digest(org), settings, report, in_corpus=False)
-    records_q.relink(store)
+    finish(store)
     return report
+
+
+def finish(store: Store) -> None:
+    """Derived structure, rebuilt once per run: edges named by ids in front matter, and the
+    who-worked-with-whom graph, so that read-only connections (MCP, agents) find it ready."""
+    records_q.relink(store)
+    ask_q.refresh_worked_with(store)
 
 
 def _json(value: object) -> str:
