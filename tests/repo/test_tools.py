@@ -176,3 +176,21 @@ def test_connect_and_reasoning_rank(built: Scenario) -> None:
     store_rank = tools.what_breaks(built.store, "src/store.py", now=NOW).result["reasoning_rank"]
     router_rank = tools.what_breaks(built.store, "src/router.py", now=NOW).result["reasoning_rank"]
     assert store_rank["position"] < router_rank["position"]  # two decisions rest on it, one here
+
+
+def test_a_finding_read_from_an_earlier_text_is_not_cited(built: Scenario) -> None:
+    from companybrain.graph.queries import findings_q
+    from companybrain.model.findings import Finding, FindingKind, Verdict
+
+    madr = "docs/decisions/0001-use-madr.md"
+    gone = Finding(madr, FindingKind.EXPERIMENT, "We tried AsciiDoc first: nobody read it.",
+                   "asciidoc records", Verdict.DISPROVEN)  # fmt: skip
+    findings_q.add_findings(built.store, madr, [gone])
+    a = tools.disproven(built.store, "asciidoc records", now=NOW)
+    assert a.refusal is not None and a.refusal.code == RefusalCode.NO_CLAIM
+    kept = Finding(madr, FindingKind.EXPERIMENT, "Which format do new decision records use?",
+                   "asciidoc records", Verdict.DISPROVEN)  # fmt: skip
+    findings_q.add_findings(built.store, madr, [kept])
+    b = tools.disproven(built.store, "asciidoc records", now=NOW)
+    assert [e["quote"] for e in b.result["experiments"]] == [kept.quote]
+    assert_citations_hold(b, built.root)

@@ -19,6 +19,7 @@ from companybrain.ask.repo.subjects import (
 from companybrain.ask.repo.topic import score, terms
 from companybrain.graph.queries import findings_q, repo_read
 from companybrain.model.answer import Answer, Citation
+from companybrain.policy.text import quote_in
 from companybrain.repo.decision_files import is_decision_file
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ def _resting_on(store: Store, ps: PathSubject) -> list[Row]:
     for r in rows:
         if is_decision_file(r["file"]):
             continue  # a decision naming another record is a relation, not a rationale
+        if r["via"] == "finding" and not quote_in(r.get("rationale_quote") or "", r["text"] or ""):
+            continue  # read from an earlier text of the decision
         held = best.get(r["id"])
         if held is None or VIA_RANK[r["via"]] < VIA_RANK[held["via"]]:
             best[r["id"]] = r
@@ -123,6 +126,11 @@ def why(
 # -- what breaks -------------------------------------------------------------------------
 
 
+def _current(exps: list[Row]) -> list[Row]:
+    """Experiments whose quote the decision still holds (the board read an earlier text)."""
+    return [e for e in exps if quote_in(e["quote"], e.get("decision_text") or "")]
+
+
 def _experiment_item(e: Row) -> dict[str, Any]:
     item: dict[str, Any] = {
         "id": e["id"],
@@ -159,7 +167,7 @@ def what_breaks(
             q, "what_breaks", ps.as_subject(), now, f"no recorded decision rests on {ps.asked}"
         )
     ids = [r["id"] for r in rows]
-    exps = findings_q.experiments(store, verdict="disproven", entries=ids)
+    exps = _current(findings_q.experiments(store, verdict="disproven", entries=ids))
     evidence = findings_q.measurements(store, ids)
     items = [
         answers.decision_item(
@@ -195,7 +203,7 @@ def disproven(
     """Experiments recorded as tried and disproven, about a topic (or a file)."""
     q = question or f"What was tried and disproven about {topic}?"
     subject = {"id": topic, "type": "Topic", "name": topic} if topic else None
-    exps = findings_q.experiments(store, verdict="disproven")
+    exps = _current(findings_q.experiments(store, verdict="disproven"))
     if not exps:
         return answers.not_recorded(
             q, "disproven", subject, now, "no experiment is recorded as tried and disproven"
