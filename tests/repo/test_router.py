@@ -82,3 +82,10 @@ def test_how_two_things_connect(built: Scenario) -> None:
     a = route_repo_question("How is src/router.py connected to bob@example.com?", built.store, NOW)
     assert a is not None and a.tool == "connect" and a.status == "answered"
     assert a.result is not None and a.result["path"][-1]["id"] == "bob@example.com"
+
+
+def test_a_why_question_is_about_its_topic(built: Scenario) -> None:
+    a = route_repo_question("Why does the exporter batch its writes?", built.store, NOW)
+    assert a is not None and a.subject == {
+        "id": "exporter batch its writes", "type": "Topic", "name": "exporter batch its writes"
+    }  # fmt: skip

@@ -126,8 +126,12 @@ def test_told_on_a_day_and_at_a_commit(built: Scenario) -> None:
     at_commit = told.told(built.store, built.shas["agents_v2"], "tests", now=NOW)
     assert at_commit.result["text"] == day.result["text"]
     assert at_commit.result["commit"] == built.shas["coauthored"]
-    claude = told.told(built.store, built.shas["bot"], "router", "CLAUDE.md", now=NOW)
+    claude = told.told(built.store, built.shas["coauthored"], "router", "CLAUDE.md", now=NOW)
     assert "Never edit the router prompt" in claude.result["text"]
+    assert claude.result["agents"] == ["noreply@anthropic.com"]  # Claude co-wrote it
+    bot = told.told(built.store, built.shas["bot"], "", "AGENTS.md", now=NOW)
+    assert bot.result["agents"] == ["198982749+copilot@users.noreply.github.com"]
+    assert "ruff check" in bot.result["text"]
     before = told.told(built.store, "2025-01-20", "tests", now=NOW)
     assert before.refusal is not None and before.refusal.code == RefusalCode.NO_CLAIM
     silent = told.told(built.store, "2025-04-01", "deployment", "AGENTS.md", now=NOW)

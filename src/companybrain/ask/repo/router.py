@@ -120,6 +120,19 @@ def _sha_in(store: Store, question: str) -> str | None:
     return None
 
 
+_LEAD = re.compile(
+    r"^\s*(?:why|what\s+is\s+the\s+(?:reason|rationale)\s+(?:for|behind))\s+"
+    r"(?:(?:does|do|did|is|are|was|were|has|have)\s+)?(?:(?:we|the|our|this|that)\s+)?",
+    re.I,
+)
+
+
+def _topic_of(question: str) -> str:
+    """What a why-question is about: "Why does the exporter batch its writes?" → "exporter
+    batch its writes"."""
+    return _LEAD.sub("", question).strip().rstrip("?.! ").strip() or question
+
+
 def route_repo_question(question: str, store: Store, now: datetime) -> Answer | None:
     """The answer of the repository tool this question asks for, or None when it is not a
     repository question (or no repository is ingested into this graph)."""
@@ -187,6 +200,6 @@ def _route(question: str, store: Store, now: datetime) -> Answer | None:
         topic = path or " ".join(_TRIGGERS.sub(" ", q).split())
         return tools.disproven(store, topic, question=q, now=now)
     if _WHY.search(q):
-        subject = _decision_in(store, q) or _path_in(store, q) or q
+        subject = _decision_in(store, q) or _path_in(store, q) or _topic_of(q)
         return tools.why(store, subject, question=q, now=now)
     return None

@@ -82,6 +82,7 @@ def told(
                                "name": file or "agent instructions"}  # fmt: skip
     sha = resolve_commit(store, when)
     as_of: str
+    agents: list[str] = []
     if sha:
         commit = repo_read.commit(store, sha)
         assert commit is not None
@@ -90,6 +91,9 @@ def told(
         ids = list(parent["instructions"] or []) if parent else []
         as_of = commit.get("author_at") or commit["committer_at"]
         context = f"when {sha[:12]} was written (its parent's tree)"
+        agents = [p["id"] for p in repo_read.co_authors_of(store, sha) if p["is_agent"]]
+        if commit["author_is_agent"]:
+            agents.insert(0, commit["author"])
     else:
         reading = parse_question_time(when, now, tz)
         if isinstance(reading, VagueDate):
@@ -132,6 +136,8 @@ def told(
         "version_date": main["date"],
         "sections": [s.heading for s in spans],
     }
+    if agents:
+        result["agents"] = agents  # the agents that wrote the commit asked about
     if len(found) > 1:
         result["others"] = [
             {"file": v["file"], "blob": v["blob"], "text": "\n\n".join(s.text for s in ss)}
