@@ -184,11 +184,12 @@ def _route(question: str, store: Store, now: datetime) -> Answer | None:
             )
         return tools.what_breaks(store, path, question=q, now=now)
     if _TRACE.search(q):
-        return history_tools.trace(store, _decision_in(store, q) or q, question=q, now=now)
+        topic = " ".join(_TRACE.sub(" ", q).split()).rstrip("?. ")
+        return history_tools.trace(store, _decision_in(store, q) or topic, question=q, now=now)
     if _ORIGIN.search(q):
         subject = _decision_in(store, q) or _path_in(store, q)
         if subject is None:
-            found = tools.find_decisions(store, q, limit=1)
+            found = tools.find_decisions(store, _ORIGIN.sub(" ", q), limit=1)
             if not found:
                 return answers.not_in_graph(
                     q, "origin", "the question names no file or decision the history knows", now
