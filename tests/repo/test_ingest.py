@@ -6,10 +6,12 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from companybrain.ask.repo import tools
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import findings_q, repo_read, repo_write, schema_q
 from companybrain.repo.ingest import ingest_repo
 from tests.repo import scenario
+from tests.repo.checks import assert_citations_hold
 from tests.repo.conftest import BATCH, Scenario
 from tests.repo.gitrepo import GitRepo
 
@@ -120,6 +122,19 @@ def test_incremental_run_reads_only_new_commits_and_changed_records(
     assert third.commits_total == first.commits_total + 1 == _count(root)
     new = repo_read.decision(store, "DECISIONS.md#2025-08-01: Cache the router")
     assert new is not None and new["commit"] == r.head() and shas["init"] != r.head()
+    # an entry inserted on top moves the others: they are linked again, at their new lines
+    log = (root / "DECISIONS.md").read_text()
+    r.write(
+        "DECISIONS.md",
+        log.replace("Entries, newest last.\n", "Entries.\n\n## Pinned\n\nRead me.\n"),
+    )
+    r.commit("Pin a note", "2025-08-02T10:00:00+00:00", scenario.ANN)
+    fourth = ingest_repo(store, root)
+    assert fourth.decisions_changed == 5  # the new one and the four below it
+    answer = tools.why(store, "src/router.py")
+    router = next(c for c in answer.citations if c.record.endswith("Keep the wrong router rule"))
+    assert router.lines == (20, 20)  # was line 16
+    assert_citations_hold(answer, root)
 
 
 def test_force_push_is_detected_and_read_again(store: Store, tmp_path: Path) -> None:

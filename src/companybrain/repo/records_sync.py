@@ -48,7 +48,8 @@ class _Read:
 
 
 def _hash(e: DecisionEntry) -> str:
-    said = "\x1f".join((e.text, e.title, e.status or "", e.date or ""))
+    """What the entry says and where: an entry that moved is linked again (its lines)."""
+    said = "\x1f".join((e.text, e.title, e.status or "", e.date or "", str(e.line_start)))
     return hashlib.sha1(said.encode("utf-8")).hexdigest()
 
 
