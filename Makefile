@@ -20,13 +20,18 @@ install: $(STAMP)
 
 demo: install
 	$(BRAIN) db start
-	@if [ -d demo/corpus ]; then $(BRAIN) ingest demo/corpus; fi
+	$(BRAIN) ingest demo/corpus
 	$(BRAIN) status
-	@if [ -f demo/questions.jsonl ]; then \
-	  $(BRAIN) ask --now $(DEMO_NOW) "Who should sign off the Halyard release?"; \
-	  $(BRAIN) eval extraction demo/corpus; \
-	  $(BRAIN) eval questions demo/questions.jsonl; \
-	fi
+	$(BRAIN) ask --now $(DEMO_NOW) "Who should sign off the Halyard release?"
+	$(BRAIN) ask --now $(DEMO_NOW) "Who owns the payments API?"
+	$(BRAIN) ask --now $(DEMO_NOW) "Why did we stop publishing ledger events through Kafka?"
+	$(BRAIN) ask --now $(DEMO_NOW) "Who owns the billing gateway 3 weeks ago?"
+	$(BRAIN) eval extraction --strict demo/corpus
+	$(BRAIN) eval questions demo/questions.jsonl
+	$(BRAIN) --graph repo ingest-repo .
+	$(BRAIN) --graph repo board run --workers 2
+	$(BRAIN) --graph repo why "embedded FalkorDB"
+	$(BRAIN) --graph repo review HEAD
 
 test: install
 	$(PY) -m pytest -q
