@@ -18,11 +18,21 @@ ORG: dict[str, Any] = {
     ],
     "teams": [{"id": "pay", "name": "Payments", "lead": "ana"}, {"id": "ops", "name": "Ops"}],
     "services": [
-        {"id": "billing-gateway", "name": "Billing Gateway", "aliases": ["billing gateway", "billing-gw"]},
+        {
+            "id": "billing-gateway",
+            "name": "Billing Gateway",
+            "aliases": ["billing gateway", "billing-gw"],
+        },
         {"id": "search-index", "name": "Search Index"},
     ],
-    "projects": [{"id": "orion", "name": "Project Orion", "aliases": ["Orion"],
-                  "services": ["billing-gateway"]}],
+    "projects": [
+        {
+            "id": "orion",
+            "name": "Project Orion",
+            "aliases": ["Orion"],
+            "services": ["billing-gateway"],
+        }
+    ],
 }
 
 
@@ -30,8 +40,12 @@ def md(front: dict[str, Any], body: str) -> str:
     return "---\n" + yaml.safe_dump(front, sort_keys=False) + "---\n" + body + "\n"
 
 
-def write_corpus(root: Path, records: dict[str, str], jsonl: list[dict[str, Any]] | None = None,
-                 org: dict[str, Any] | None = None) -> Path:
+def write_corpus(
+    root: Path,
+    records: dict[str, str],
+    jsonl: list[dict[str, Any]] | None = None,
+    org: dict[str, Any] | None = None,
+) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     (root / "org.yaml").write_text(yaml.safe_dump(org or ORG, sort_keys=False))
     folder = root / "records"
