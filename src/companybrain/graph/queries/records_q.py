@@ -201,7 +201,9 @@ def relink(store: Store) -> None:
 
 def corpus_sources(store: Store) -> dict[str, str]:
     """Records that came from a whole-corpus ingest (the ones --prune may remove): id → origin."""
-    rows = store.read("MATCH (s:Source) WHERE s.in_corpus = true RETURN s.id AS id, s.origin AS origin")
+    rows = store.read(
+        "MATCH (s:Source) WHERE s.in_corpus = true RETURN s.id AS id, s.origin AS origin"
+    )
     return {r["id"]: r["origin"] or "" for r in rows}
 
 
