@@ -157,6 +157,18 @@ def test_a_reference_that_names_nothing_is_reported_not_guessed() -> None:
     assert found == [] and [r.text for r in unresolved] == ["ADR-0042"]
 
 
+def test_log_entries_are_named_by_the_code_that_heads_them() -> None:
+    log = (
+        "# Log\n\n## R1 Keep the wrong rule\n\nx\n\n## R2 Retire the 7B\n\nSupersedes: R1\n\n"
+        "## D1 Fix the 7B\n\nx\n\n## D1 Again\n\nx\n\n## R3 Later\n\nSupersedes: D1\n"
+    )
+    found, unresolved = supersessions(parse_file("DECISIONS.md", log, "log"))
+    assert [(s.newer, s.older) for s in found] == [
+        ("DECISIONS.md#R2 Retire the 7B", "DECISIONS.md#R1 Keep the wrong rule")
+    ]
+    assert [r.text for r in unresolved] == ["D1"]  # two entries are D1: no guess
+
+
 def test_wrapped_prose_is_not_a_supersession() -> None:
     text = "# 1. Z\n\nA decision is changed by writing a new ADR that\nsupersedes the old one.\n"
     (e,) = parse_file("docs/adr/0001-z.md", text, "adr")

@@ -1,5 +1,6 @@
 """Resolving how one entry names another ("ADR-7", "ADR 0007", "[ADR-0012](0012-x.md)",
-"docs/adr/0003-use-markdown.md", a record id such as ADR-007) to an entry id in the brain.
+"docs/adr/0003-use-markdown.md", a record id such as ADR-007, the code a decision log gives
+its entries such as "R1", or a "quoted title") to an entry id in the brain.
 Ambiguous or unknown references resolve to nothing rather than to a guess."""
 
 from __future__ import annotations
@@ -9,9 +10,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from companybrain.policy.text import fold_name
+
 _LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)\)")
 _ADR_NUMBER = re.compile(r"\b(?:ADR|RFC|DR)[-\s_]?0*(\d+)\b", re.I)
 _LEADING_NUMBER = re.compile(r"^(?:adr[-_])?0*(\d+)[-_.]", re.I)
+# "R1 The router prompt's rule", "DEC-12: Use Kafka": capitals and a number, case kept.
+_CODE = re.compile(r"^([A-Z]{1,6}-?\d{1,5})(?=$|[\s:.)\]–—-])")
+_QUOTES = "\"'`“”‘’"
 
 
 @dataclass(frozen=True)
@@ -36,13 +42,35 @@ class EntryRef:
         m = _ADR_NUMBER.match(self.title or "")
         return int(m.group(1)) if m else None
 
+    @property
+    def code(self) -> str | None:
+        """The code a log heads an entry with: "R1 The router prompt's rule" -> R1."""
+        m = _CODE.match((self.title or "").strip())
+        return m.group(1) if m else None
+
+    @property
+    def names(self) -> set[str]:
+        """The entry's title as a reference may quote it: whole, and without its code."""
+        title = fold_name(self.title or "")
+        code = self.code
+        out = {title} if title else set()
+        if code:
+            out.add(fold_name((self.title or "").strip()[len(code) :].lstrip(" :.)–—-")))
+        return {n for n in out if n}
+
 
 class RefIndex:
     def __init__(self, entries: Iterable[EntryRef]) -> None:
         self.entries = {e.id: e for e in entries}
         self._by_number: dict[int, list[str]] = {}
         self._by_base: dict[str, list[str]] = {}
+        self._by_code: dict[str, list[str]] = {}
+        self._by_name: dict[str, list[str]] = {}
         for e in self.entries.values():
+            if e.code:
+                self._by_code.setdefault(e.code, []).append(e.id)
+            for name in e.names:
+                self._by_name.setdefault(name, []).append(e.id)
             n = e.number
             if n is not None:
                 self._by_number.setdefault(n, []).append(e.id)
@@ -57,11 +85,16 @@ class RefIndex:
 
     def resolve(self, ref: str, from_entry: str) -> str | None:
         """The entry id `ref` names, read from inside `from_entry`; None when unknown."""
-        ref = ref.strip().strip("`'\".,;:")
+        quoted = ref.strip()[:1] in _QUOTES
+        ref = ref.strip().strip(_QUOTES + ".,;:")
         if not ref:
             return None
         if ref in self.entries:
             return ref
+        if ref in self._by_code:
+            return _only(self._by_code[ref], from_entry)
+        if quoted:
+            return _only(self._by_name.get(fold_name(ref), []), from_entry)
         link = _LINK.search(ref)
         if link:
             return self._by_path(link.group(2), from_entry) or self.resolve(
@@ -86,3 +119,9 @@ class RefIndex:
             return target.lstrip("/")
         found = self._by_base.get(posixpath.basename(target).lower(), [])
         return found[0] if len(found) == 1 else None
+
+
+def _only(ids: list[str], from_entry: str) -> str | None:
+    """The one entry (other than the one reading) a reference names; two is no answer."""
+    found = [i for i in dict.fromkeys(ids) if i != from_entry]
+    return found[0] if len(found) == 1 else None

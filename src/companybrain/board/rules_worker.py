@@ -10,17 +10,18 @@ import posixpath
 import re
 from pathlib import PurePosixPath
 
+from companybrain.board.experiments import field_verdict, sentence_verdict
 from companybrain.board.file_summary import combine_summaries, summarise_file
 from companybrain.board.reading import Context, Entry, Judgement, Reading
 from companybrain.board.sentences import Sentence, sentences
-from companybrain.model.findings import Finding, FindingKind, Verdict
+from companybrain.model.findings import Finding, FindingKind
 from companybrain.policy.finding_checks import FILE_EXTENSIONS, PASSIVE
 from companybrain.policy.text import normalise
 
 _NUM = r"\d+(?:[.,]\d+)*"
 FIGURE = re.compile(
     rf"""(?<![\w./-])(?:
-        {_NUM}\s+(?:times\s+)?out\s+of\s+{_NUM}                      # 0 out of 20
+        {_NUM}\s+(?:times\s+)?(?:out\s+)?of\s+{_NUM}(?![\w/-])         # 0 out of 20, 3 of 4
       | \d{{1,4}}\s?/\s?\d{{1,4}}(?![\w/]|[.,]\d)                     # 16/20, not 2026/03/01
       | {_NUM}(?:\s?[-–]\s?{_NUM})?\s?[x×](?!\w)                      # 2.6x, 2.6–2.9x
       | {_NUM}(?:\s?[-–]\s?{_NUM})?\s?(?:ms|µs|us|ns|s|sec|secs|seconds|minutes|mins|min
@@ -29,38 +30,20 @@ FIGURE = re.compile(
     re.X,
 )
 
-_TRIED = re.compile(
-    r"\b(tried|try|trying|experiment(?:ed|s)?|tested|measured|benchmark(?:ed)?|A/B|"
-    r"attempt(?:ed)?|pilot(?:ed)?|prototyped?|we (?:did )?(?:fix|fixed|switched|changed|moved))\b",
-    re.I,
+# What a relation may point at: a link, ADR-7, a file, `code`, a "quoted title", or the
+# code a log gives its entries (R1, D-12, DEC-7: capitals and a number, case kept).
+_TARGET = (
+    r"(?:\[[^\]]+\]\([^)\s]+\)|(?:ADR|RFC)[-\s_]?\d+|[\w./-]+\.md\b|`[^`]+`"
+    r"|\"[^\"\n]{3,120}\"|“[^”\n]{3,120}”|(?-i:\b[A-Z]{1,6}-?\d{1,5}\b))"
 )
-_VERDICTS: tuple[tuple[Verdict, re.Pattern[str]], ...] = (
-    (
-        Verdict.REVERTED,
-        re.compile(r"\b(revert(?:ed)?|rolled (?:it )?back|backed out|undid)\b", re.I),
-    ),
-    (
-        Verdict.DISPROVEN,
-        re.compile(
-            r"\b(disproven|did(?: not|n't) (?:help|work|improve|fix|hold)|does(?: not|n't) work|"
-            r"no (?:improvement|effect|difference|gain)|made (?:it|things) worse|worse|"
-            r"failed|regress(?:ed|ion)|ruled out)\b",
-            re.I,
-        ),
-    ),
-    (
-        Verdict.CONFIRMED,
-        re.compile(
-            r"\b(confirmed|worked|works|improved|held up|verified|validated|succeeded)\b", re.I
-        ),
-    ),
-)
-
 _RELATION = re.compile(
     r"\b(supersedes?|superseded\s+by|replaces?|replaced\s+by|reverts?|reverted\s+by)\s*:?\s+"
-    r"(\[[^\]]+\]\([^)\s]+\)|(?:ADR|RFC)[-\s_]?\d+|[\w./-]+\.md\b|`[^`]+`)",
+    rf"({_TARGET}(?:\s*(?:,\s*(?:and\s+)?|and\s+|&\s*){_TARGET})*)",
     re.I,
 )
+_ONE_TARGET = re.compile(_TARGET, re.I)
+# Targets written this loosely count only when they name an entry: "replaces V2" is prose.
+_LOOSE_TARGET = re.compile(r'^(?:"|“|[A-Z]{1,6}-?\d{1,5}$)')
 _NEGATED = re.compile(
     r"\b(not|never|no longer|doesn't|does not|didn't|did not|won't|will not|isn't|without)\s+"
     r"(?:\w+\s+){0,2}(supersede|replace|revert)",
@@ -70,7 +53,9 @@ _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.I)
 _PATH = re.compile(r"(?<![\w/.@-])((?:[\w.-]+/)*[\w-][\w.-]*\.([A-Za-z0-9]{1,10}))(?![\w/])")
 _BACKTICKED = re.compile(r"`([^`\n]{2,60})`")
 _BOLD = re.compile(r"\*\*([^*\n]{3,60})\*\*")
-_TITLE_NUMBER = re.compile(r"^\s*(?:(?:ADR|RFC)[-\s_]?\d+|\d+)\s*[:.)-]?\s*", re.I)
+_TITLE_NUMBER = re.compile(
+    r"^\s*(?:(?:ADR|RFC)[-\s_]?\d+|\d+|(?-i:[A-Z]{1,6}-?\d{1,5}))\b\s*[:.)-]?\s*", re.I
+)
 _STOP_WORDS = (
     "a an the of for to in on and or with without by from into over as at via we our is "
     "are be use using used adopt adopting keep keeping add adding remove removing stop "
@@ -103,10 +88,11 @@ class RulesReader:
             found.setdefault((f.kind.value, f.value, f.quote), f)
 
         section = list(sentences(entry.text, start, end))
+        heading = next((s for s in section if s.heading), None)
         for s in section:
             for f in self._measurements(entry, s, by):
                 add(f)
-            experiment = self._experiment(entry, s, by)
+            experiment = self._experiment(entry, s, heading, by)
             if experiment:
                 add(experiment)
             for f in self._files(entry, s, ctx, by):
@@ -123,13 +109,22 @@ class RulesReader:
             for m in FIGURE.finditer(s.text)
         ]
 
-    def _experiment(self, entry: Entry, s: Sentence, by: str) -> Finding | None:
+    def _experiment(
+        self, entry: Entry, s: Sentence, heading: Sentence | None, by: str
+    ) -> Finding | None:
+        """A sentence that reports something tried and its outcome (board/experiments.py);
+        or an entry whose `Status: disproven` field makes its heading the claim tested."""
         if s.heading:
             return None
-        for verdict, pattern in _VERDICTS:
-            if pattern.search(s.text) and (verdict is Verdict.REVERTED or _TRIED.search(s.text)):
-                return Finding(entry.id, FindingKind.EXPERIMENT, s.text, s.text, verdict, by=by)
-        return None
+        recorded = field_verdict(s.text)
+        if recorded and heading is not None:
+            return Finding(
+                entry.id, FindingKind.EXPERIMENT, heading.text, heading.text, recorded, by=by
+            )
+        verdict = sentence_verdict(s.text)
+        if verdict is None:
+            return None
+        return Finding(entry.id, FindingKind.EXPERIMENT, s.text, s.text, verdict, by=by)
 
     def _files(self, entry: Entry, s: Sentence, ctx: Context, by: str) -> list[Finding]:
         out = []
@@ -142,20 +137,10 @@ class RulesReader:
         return out
 
     def _relations(self, entry: Entry, s: Sentence, ctx: Context, by: str) -> list[Finding]:
-        out = []
-        for m in _RELATION.finditer(s.text):
-            target = ctx.refs.resolve(m.group(2), entry.id) or m.group(2)
-            out.append(
-                Finding(
-                    entry.id,
-                    FindingKind.RELATION,
-                    s.text,
-                    target,
-                    relation=_verb(m.group(1)),
-                    by=by,
-                )
-            )
-        return out
+        return [
+            Finding(entry.id, FindingKind.RELATION, s.text, target, relation=verb, by=by)
+            for verb, target in _relation_mentions(s.text, entry.id, ctx)
+        ]
 
     def _concepts(self, entry: Entry, section: list[Sentence], by: str) -> list[Finding]:
         terms: list[str] = []
@@ -217,14 +202,28 @@ class RulesReader:
         self, entry: Entry, other: str, relation: str, ctx: Context, *, passive: bool
     ) -> str | None:
         for s in sentences(entry.text):
-            for m in _RELATION.finditer(s.text):
-                verb = _verb(m.group(1))
+            for verb, target in _relation_mentions(s.text, entry.id, ctx):
                 active = PASSIVE.get(verb, verb)
                 if active != relation or (verb in PASSIVE) != passive:
                     continue
-                if ctx.refs.resolve(m.group(2), entry.id) == other:
+                if target == other:
                     return s.text
         return None
+
+
+def _relation_mentions(text: str, entry_id: str, ctx: Context) -> list[tuple[str, str]]:
+    """(relation, target) for each entry a sentence says it supersedes, replaces or reverts
+    (or is superseded, replaced, reverted by): "This supersedes R1 and D1." gives two. The
+    target is the entry id when it resolves, else the reference as written."""
+    out = []
+    for m in _RELATION.finditer(text):
+        for t in _ONE_TARGET.finditer(m.group(2)):
+            raw = t.group(0)
+            resolved = ctx.refs.resolve(raw, entry_id)
+            if resolved is None and _LOOSE_TARGET.match(raw):
+                continue
+            out.append((_verb(m.group(1)), resolved or raw))
+    return out
 
 
 def _resolve_path(mention: str, entry_path: str | None, ctx: Context) -> str:

@@ -22,9 +22,15 @@ class Supersession:
     line: int
 
 
+# The code a log heads its entries with ("R1 Keep the wrong rule", "DEC-12: Use Kafka"), by
+# which other entries name it ("Supersedes: R1"). Capitals and a number, case kept.
+_CODE = re.compile(r"^\s*([A-Z]{1,6}-?\d{1,5})(?=$|[\s:.,;)\]–—-])")
+
+
 class _Index:
     def __init__(self, entries: list[DecisionEntry]) -> None:
         self.by_id = {e.id: e for e in entries}
+        self.by_code: dict[str, list[str]] = {}
         self.by_anchor: dict[tuple[str, str], str] = {}
         self.by_name: dict[str, list[str]] = {}
         self.by_number: dict[int, list[DecisionEntry]] = {}
@@ -39,6 +45,9 @@ class _Index:
                 self.by_name.setdefault(stem, []).append(e.id)
             if e.number is not None:
                 self.by_number.setdefault(e.number, []).append(e)
+            code = _CODE.match(e.heading or e.title or "")
+            if code:
+                self.by_code.setdefault(code.group(1), []).append(e.id)
             for t in {fold_name(e.title), fold_name(e.heading or "")}:
                 if t:
                     self.by_title.setdefault(t, []).append(e.id)
@@ -81,6 +90,11 @@ def resolve(ref: Ref, me: DecisionEntry, index: _Index) -> str | None:
             e.id for e in candidates if posixpath.dirname(e.path) == posixpath.dirname(me.path)
         ]
         found = _one(same_dir, me) or _one([e.id for e in candidates], me)
+        if found:
+            return found
+    code = _CODE.match(text)
+    if code:
+        found = _one(index.by_code.get(code.group(1), []), me)
         if found:
             return found
     folded = fold_name(re.sub(r"^\s*\d{1,5}\s*[.:]\s*", "", text))

@@ -76,6 +76,12 @@ def cite_quote(row: Row, quote: str, kind: str = "decision") -> Citation:
     return Citation(record=row["id"], kind=kind, at=row.get("recorded_at"), quote=quote, lines=span)
 
 
+def quote_place(text: str | None, line_start: int | None, quote: str) -> int:
+    """The line a quote starts on in its decision, to list findings in reading order."""
+    span = locate(quote, text or "", int(line_start or 1))
+    return span[0] if span else 1 << 30
+
+
 def cite_commit(commit: Row) -> Citation:
     return Citation(
         record=commit["commit"],

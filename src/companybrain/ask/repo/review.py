@@ -141,26 +141,33 @@ def review(
     for newer_id, older_id in pairs:
         if older_id in rows:
             replaces.setdefault(newer_id, []).append(older_id)
+    evidence = _evidence(store, rows)
     for n, r in enumerate(live, start=1):
         how = rests.get(r["id"], [])
         decisions.append(answers.decision_item(
             r, label=f"R{n}", rests_on=sorted({h["file"] for h in how}) or None,
             replaces=sorted(replaces[r["id"]]) if r["id"] in replaces else None,
+            evidence=evidence.get(r["id"]),
         ))  # fmt: skip
         text_hit = next((h for h in how if h["via"] == "text"), None)
         citations.append(answers.cite_line(r, text_hit["line"] if text_hit else None))
+        citations += [answers.cite_quote(r, q) for q in evidence.get(r["id"], [])]
     superseded = []
     for n, r in enumerate(old, start=1):
         superseded.append(answers.decision_item(
-            r, label=f"S{n}", rests_on=sorted({h["file"] for h in rests.get(r["id"], [])}) or None
+            r, label=f"S{n}", rests_on=sorted({h["file"] for h in rests.get(r["id"], [])}) or None,
+            evidence=evidence.get(r["id"]),
         ))  # fmt: skip
         citations.append(answers.cite_line(r))
-    exps = findings_q.experiments(store, verdict="disproven", entries=sorted(rows))
+        citations += [answers.cite_quote(r, q) for q in evidence.get(r["id"], [])]
+    exps = findings_q.experiments(store, verdict=findings_q.TRIED_AND_FAILED, entries=sorted(rows))
     exps = [
         e
         for e in exps
         if e["decision"] in at_rev and quote_in(e["quote"], at_rev[e["decision"]].text)
     ]
+    # in reading order: by file, then by line
+    exps.sort(key=lambda e: (at_rev[e["decision"]].path, _place(rows[e["decision"]], e["quote"])))
     warnings: list[dict[str, Any]] = []
     retired: list[dict[str, Any]] = []
     for e in exps:
@@ -196,6 +203,22 @@ def review(
         q, "review", {"id": snap.rev, "type": "Commit", "name": snap.subject}, now,
         result, citations, text, as_of=snap.rev_at,
     )  # fmt: skip
+
+
+def _place(row: Row, quote: str) -> int:
+    return answers.quote_place(row.get("text"), row.get("line_start"), quote)
+
+
+def _evidence(store: Store, rows: dict[str, Row]) -> dict[str, list[str]]:
+    """decision id -> the sentences its measurements stand in, in reading order: only those
+    the decision held at the commit, so an old change is judged by the figures known then."""
+    out: dict[str, list[str]] = {}
+    for did, found in findings_q.measurements(store, sorted(rows)).items():
+        text = rows[did].get("text") or ""
+        quotes = dict.fromkeys(m["quote"] for m in found if quote_in(m["quote"], text))
+        if quotes:
+            out[did] = sorted(quotes, key=lambda q: _place(rows[did], q))
+    return out
 
 
 def _experts(store: Store, snap: Snapshot) -> list[dict[str, Any]]:

@@ -25,6 +25,15 @@ def _quote(text: str) -> str:
     return "“" + " ".join(text.split()) + "”"
 
 
+def _evidence(cites: list[dict[str, Any]], decision: dict[str, Any]) -> list[str]:
+    """The measured figures a decision rests on, quoted with their lines."""
+    out = []
+    for quote in decision.get("evidence") or []:
+        where = _lines(cites, decision["id"], quote)
+        out.append(f"  - measured: {_quote(quote)}" + (f" [{where}]" if where else ""))
+    return out
+
+
 def render(answer: Answer) -> str:
     data = answer.to_dict()
     if answer.status != "answered" or not answer.result:
@@ -57,13 +66,15 @@ def render(answer: Answer) -> str:
             if where:
                 line += f" [{where}]"
             out.append(line)
+            out += _evidence(cites, d)
     if r["warnings"]:
         out.append("\n**Tried and disproven — do not retry**\n")
         for w in r["warnings"]:
             where = _lines(cites, w["decision"], w["quote"])
+            verdict = f" ({w['verdict']})" if w.get("verdict", "disproven") != "disproven" else ""
             out.append(
-                f"- ⚠️ **{w['label']}** {_quote(w['quote'])} — recorded under {_code(w['decision'])}"
-                + (f" [{where}]" if where else "")
+                f"- ⚠️ **{w['label']}**{verdict} {_quote(w['quote'])} — recorded under "
+                f"{_code(w['decision'])}" + (f" [{where}]" if where else "")
             )
     if r["superseded"]:
         out.append("\n**Superseded (for history, not guidance)**\n")

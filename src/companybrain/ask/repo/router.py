@@ -198,7 +198,7 @@ def _route(question: str, store: Store, now: datetime) -> Answer | None:
         return history_tools.origin(store, subject, question=q, now=now)
     if _DISPROVEN.search(q):
         path = _path_in(store, q)
-        topic = path or " ".join(_TRIGGERS.sub(" ", q).split())
+        topic = path or " ".join(_TRIGGERS.sub(" ", q).split()).strip(" ?!.")
         return tools.disproven(store, topic, question=q, now=now)
     if _WHY.search(q):
         subject = _decision_in(store, q) or _path_in(store, q) or _topic_of(q)

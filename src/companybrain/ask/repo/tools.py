@@ -131,6 +131,10 @@ def _current(exps: list[Row]) -> list[Row]:
     return [e for e in exps if quote_in(e["quote"], e.get("decision_text") or "")]
 
 
+def _place(e: Row) -> int:
+    return answers.quote_place(e.get("decision_text"), e.get("decision_line_start"), e["quote"])
+
+
 def _experiment_item(e: Row) -> dict[str, Any]:
     item: dict[str, Any] = {
         "id": e["id"],
@@ -167,12 +171,13 @@ def what_breaks(
             q, "what_breaks", ps.as_subject(), now, f"no recorded decision rests on {ps.asked}"
         )
     ids = [r["id"] for r in rows]
-    exps = _current(findings_q.experiments(store, verdict="disproven", entries=ids))
+    failed = findings_q.TRIED_AND_FAILED
+    exps = _current(findings_q.experiments(store, verdict=failed, entries=ids))
     evidence = findings_q.measurements(store, ids)
     items = [
         answers.decision_item(
             r, file=r["file"], via=r["via"],
-            evidence=[m["quote"] for m in evidence.get(r["id"], [])] or None,
+            evidence=list(dict.fromkeys(m["quote"] for m in evidence.get(r["id"], []))) or None,
         )
         for r in rows
     ]  # fmt: skip
@@ -203,7 +208,7 @@ def disproven(
     """Experiments recorded as tried and disproven, about a topic (or a file)."""
     q = question or f"What was tried and disproven about {topic}?"
     subject = {"id": topic, "type": "Topic", "name": topic} if topic else None
-    exps = _current(findings_q.experiments(store, verdict="disproven"))
+    exps = _current(findings_q.experiments(store, verdict=findings_q.TRIED_AND_FAILED))
     if not exps:
         return answers.not_recorded(
             q, "disproven", subject, now, "no experiment is recorded as tried and disproven"
@@ -224,13 +229,14 @@ def disproven(
         return answers.not_recorded(
             q, "disproven", subject, now, f"no experiment about “{topic}” is recorded as disproven"
         )
-    exps.sort(key=lambda e: (bool(e.get("superseded_by")), e["decision"], e["id"]))
+    exps.sort(key=lambda e: (bool(e.get("superseded_by")), e["decision"], _place(e)))
     return answers.answered(
         q, "disproven", subject, now,
         {"experiments": [_experiment_item(e) for e in exps]},
         [_experiment_citation(e) for e in exps],
         "Tried and disproven: " + "; ".join(
             f"“{e['quote']}” ({e['decision']}"
+            + (f", {e['verdict']}" if e["verdict"] != "disproven" else "")
             + (", superseded" if e.get("superseded_by") else "") + ")"
             for e in exps
         ) + ".",

@@ -180,11 +180,19 @@ def findings_of(store: Store, entry_id: str) -> list[Finding]:
     return [_finding(r) for r in rows]
 
 
+# What "tried and failed" means to the tools: disproven outright, or done and undone.
+TRIED_AND_FAILED = ("disproven", "reverted")
+
+
 def experiments(
-    store: Store, *, verdict: str | None = "disproven", entries: list[str] | None = None
+    store: Store,
+    *,
+    verdict: str | tuple[str, ...] | None = "disproven",
+    entries: list[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Experiment findings under decisions (optionally only these decision ids), with the
     decision they were read from and the decisions that superseded it (newest edge only).
+    `verdict` is one verdict, several (TRIED_AND_FAILED) or None for any.
 
     Each row: id, decision, verdict, quote, value, by, decision_title, decision_status,
     decision_text, decision_line_start, decision_recorded_at, superseded_by (decision ids).
@@ -192,7 +200,7 @@ def experiments(
     rows = store.read(
         """
         MATCH (d:Decision)-[:HAS_FINDING]->(f:Finding {kind: 'experiment'})
-        WHERE ($verdict IS NULL OR f.verdict = $verdict)
+        WHERE ($verdicts IS NULL OR f.verdict IN $verdicts)
           AND ($entries IS NULL OR d.id IN $entries)
         OPTIONAL MATCH (newer:Decision)-[:SUPERSEDES]->(d)
         WITH d, f, collect(newer.id) AS superseded_by
@@ -203,11 +211,17 @@ def experiments(
                superseded_by
         ORDER BY d.id, f.id
         """,
-        {"verdict": verdict, "entries": entries},
+        {"verdicts": _verdicts(verdict), "entries": entries},
     )
     for row in rows:
         row["superseded_by"] = sorted(x for x in row["superseded_by"] if x)
     return rows
+
+
+def _verdicts(verdict: str | tuple[str, ...] | None) -> list[str] | None:
+    if verdict is None:
+        return None
+    return [verdict] if isinstance(verdict, str) else list(verdict)
 
 
 def measurements(store: Store, entries: list[str]) -> dict[str, list[dict[str, Any]]]:

@@ -108,10 +108,15 @@ def _items(tool: str, result: dict[str, Any]) -> list[str]:
             for d in result.get("decisions", [])
         ]
         return lines + [
-            f"disproven: “{e['quote']}” ({e['decision']})" for e in result.get("disproven", [])
+            f"{e['verdict']}: “{e['quote']}” ({e['decision']})" for e in result.get("disproven", [])
         ]
     if tool == "disproven":
-        return [f"“{e['quote']}” ({e['decision']})" for e in result.get("experiments", [])]
+        return [
+            f"{e['verdict']}: “{e['quote']}” ({e['decision']}"
+            + (", superseded" if e.get("superseded_by") else "")
+            + ")"
+            for e in result.get("experiments", [])
+        ]
     if tool == "who_knows":
         return [
             f"{e['score']:>6}  {e['name']} <{e['id']}>, {e['commits']} commit(s)"
