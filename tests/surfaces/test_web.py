@@ -1,0 +1,95 @@
+"""The web API returns the same answer object as `brain ask --json`, and typed records are
+always chat."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from companybrain.brain import Brain
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from companybrain.surfaces.web import create_app
+from tests.ingest.corpus_builder import md, write_corpus
+
+SPEC_KEYS = {
+    "question",
+    "tool",
+    "subject",
+    "as_of",
+    "status",
+    "refusal",
+    "result",
+    "citations",
+    "outranked",
+    "explanation",
+    "explanation_by",
+}
+NOW = "2026-10-20T12:00:00Z"
+
+
+@pytest.fixture
+def corpus(tmp_path: Path, store: Store, settings: Settings) -> Path:
+    root = write_corpus(tmp_path / "c", {
+        "cc.md": md({"id": "CC-1", "kind": "change_control", "at": "2026-10-13T09:12:00Z",
+                     "effective_at": "2026-10-14T11:00:00Z"},
+                    "Ownership of the billing gateway transfers from Ana Ruiz to Bo Lind."),
+        "sec.md": md({"id": "CC-2", "kind": "change_control", "at": "2026-10-15T09:00:00Z",
+                      "acl": ["sec"]}, "The search index is owned by Cy Park."),
+    })  # fmt: skip
+    ingest(store, root, settings)
+    return root
+
+
+def test_ask_returns_the_answer_object_of_the_spec(corpus: Path, settings: Settings) -> None:
+    client = TestClient(create_app(settings))
+    reply = client.post("/api/ask", json={"question": "Who owns the billing gateway?", "now": NOW})
+    assert reply.status_code == 200
+    body = reply.json()
+    assert set(body) == SPEC_KEYS
+    assert body["result"] == {"owner": {"id": "bo", "name": "Bo Lind"}}
+    assert body == Brain(settings=settings).ask("Who owns the billing gateway?", now=NOW).to_dict()
+
+
+def test_typed_records_are_stored_as_chat_and_cannot_outrank(
+    corpus: Path, settings: Settings, store: Store
+) -> None:
+    client = TestClient(create_app(settings))
+    stored = client.post("/api/records", json={
+        "text": "Cy Park owns the billing gateway now.", "author": "cy", "kind": "change_control",
+        "id": "web-1"})  # fmt: skip
+    assert stored.status_code == 200, stored.text
+    assert stored.json() == {"id": "web-1", "kind": "chat", "kept": 1, "refused": 0}
+    assert store.read("MATCH (s:Source {id: 'web-1'}) RETURN s.kind AS k, s.authority AS a") == [
+        {"k": "chat", "a": 35}
+    ]
+    # Typed now, so asked as of now (the record is later than NOW).
+    body = client.post("/api/ask", json={"question": "Who owns the billing gateway?"})
+    assert body.json()["result"]["owner"]["id"] == "bo"
+    assert "web-1" in [o["record"] for o in body.json()["outranked"]]
+
+
+def test_access_rules_apply_and_a_pinned_identity_cannot_be_overridden(
+    corpus: Path, settings: Settings
+) -> None:
+    question = {"question": "Who owns the search index?", "now": NOW}
+    open_view = TestClient(create_app(settings)).post("/api/ask", json={**question, "as": "bo"})
+    assert open_view.json()["result"]["owner"]["id"] == "cy"
+    pinned = TestClient(create_app(settings, as_person="ana"))
+    hidden = pinned.post("/api/ask", json=question).json()
+    assert hidden["status"] == "refused"
+    assert "CC-2" not in str(hidden)
+    override = pinned.post("/api/ask", json={**question, "as": "bo"})
+    assert override.status_code == 400
+    assert override.json() == {"error": "this server answers as 'ana' only"}
+
+
+def test_bad_requests_get_one_clear_error(corpus: Path, settings: Settings) -> None:
+    client = TestClient(create_app(settings))
+    assert client.post("/api/ask", json={}).status_code == 422
+    unknown = client.post("/api/records", json={"text": "hi", "author": "nobody"})
+    assert unknown.status_code == 400
+    assert unknown.json() == {"error": "unknown person id 'nobody'"}
