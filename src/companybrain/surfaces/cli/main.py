@@ -8,7 +8,7 @@ import click
 
 from companybrain.config import Settings
 from companybrain.errors import BrainError
-from companybrain.surfaces.cli import board, db, ingest, repo
+from companybrain.surfaces.cli import board, db, ingest, repo, serve
 from companybrain.surfaces.cli.ask import ask_cmd
 from companybrain.surfaces.cli.context import CliState
 from companybrain.surfaces.cli.evals import eval_group
@@ -49,6 +49,7 @@ cli.add_command(ask_cmd)
 cli.add_command(board.board)
 cli.add_command(eval_group)
 cli.add_command(mcp_cmd)
+cli.add_command(serve.serve_cmd)
 for _repo_command in repo.COMMANDS:
     cli.add_command(_repo_command)
 
