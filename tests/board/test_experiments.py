@@ -65,6 +65,9 @@ def test_a_reported_outcome_is_an_experiment(sentence: str, verdict: Verdict) ->
         "Was it ever confirmed?",
         "Did the corrected text help?",
         "The deploy failed twice last week.",  # an outcome, but of nothing tried
+        # how things are done, not a trial
+        "Model paths are tested against a server that fails a test when called too often.",
+        "Each release is measured and fails the gate when p99 is over 300 ms.",
         "The router prompt's rule is wrong and stays wrong.",
         "Status: accepted",
         "We did fix it once and measured: 0 times out of 20 against 16 out of 20.",

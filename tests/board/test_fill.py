@@ -12,7 +12,17 @@ from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import board_q, findings_q
 from companybrain.repo.ingest import ingest_repo
-from tests.board.conftest import ADR_1, ADR_2, ADR_3, commit_files, make_repo
+from tests.board.conftest import (
+    ADR_1,
+    ADR_2,
+    ADR_3,
+    ADRS,
+    commit_files,
+    make_repo,
+    seed_decisions,
+    seed_files,
+)
+from tests.board.conftest import FILES as SEEDED_FILES
 
 OPTIONS = BoardOptions(poll_s=0.01)
 FILES = {
@@ -85,3 +95,28 @@ def test_file_summaries_need_the_repository(store: Store, board: Store) -> None:
     report = fill(store, board, OPTIONS)
     assert report.skipped_files == ["file summaries need the repository: pass --repo PATH"]
     assert [i["kind"] for i in board_q.items(board)] == ["entry"]
+
+
+def test_a_brain_that_lost_its_readings_is_read_again(
+    store: Store, board: Store, settings: Settings
+) -> None:
+    seed_decisions(store, ADRS)
+    seed_files(store, SEEDED_FILES)
+    assert fill(store, board, OPTIONS).entries == 3
+    Worker(settings, OPTIONS, "rules-1").run()
+    Worker(settings, OPTIONS, "rules-2").run()
+    assert findings_q.findings_of(store, ADR_2.id)
+    again = fill(store, board, OPTIONS)
+    assert (again.entries, again.unchanged) == (0, 3)
+
+    # `brain reset` and a new ingest: same texts, but the brain holds none of the findings
+    store.delete_graph()
+    store.ensure_schema()
+    seed_decisions(store, ADRS)
+    seed_files(store, SEEDED_FILES)
+    lost = fill(store, board, OPTIONS)
+    assert (lost.entries, lost.unchanged) == (3, 0)
+    Worker(settings, OPTIONS, "rules-1").run()
+    kept = {(f.kind.value, f.value) for f in findings_q.findings_of(store, ADR_2.id)}
+    assert ("measurement", "16/20") in kept
+    assert ("relation", ADR_1.id) in kept  # confirmed through a handoff before the reset

@@ -70,7 +70,7 @@ _WEAK: tuple[tuple[Verdict, re.Pattern[str]], ...] = (
     (
         Verdict.DISPROVEN,
         re.compile(
-            r"\b(?:worse|failed|fails|regress(?:ed|ion)|no\s+(?:improvement|effect|gain)"
+            r"\b(?:worse|failed|regress(?:ed|ion)|no\s+(?:improvement|effect|gain)"
             r"|disappointing|fell|dropped|slower|no\s+better)\b",
             re.I,
         ),
@@ -105,6 +105,9 @@ _MODAL_BEFORE = re.compile(
     r"|(?:plans?|planned|wants?|needs?|going|hopes?|expects?)\s+to)|'ll|'d)\s+" + _AUXILIARIES,
     re.I,
 )
+# "Paths are tested against a server that fails a test ..." describes how things are done,
+# not a trial: a word for trying after "is"/"are" does not make a looser word an outcome.
+_GENERIC_BEFORE = re.compile(r"\b(?:is|are|be|being|gets?)\s+(?:\S+\s+)?$", re.I)
 # ... and a condition whose clause holds it ("if this fails", "unless it is reverted").
 _CONDITION = re.compile(r"\b(?:if|unless|whether|in\s+case|in\s+the\s+event|should\s+it)\b", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:—–()]|\s-\s|\bthen\b")
@@ -160,5 +163,9 @@ def sentence_verdict(text: str) -> Verdict | None:
     strong = _found(_STRONG, text)
     if strong:
         return strong
-    tried = [m for m in TRIED.finditer(text) if _stands(text, m.start())]
+    tried = [
+        m
+        for m in TRIED.finditer(text)
+        if _stands(text, m.start()) and not _GENERIC_BEFORE.search(text[: m.start()])
+    ]
     return _found(_WEAK, text) if tried else None

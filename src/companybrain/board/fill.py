@@ -51,6 +51,7 @@ def fill(
     board.ensure_schema()
     report = FillReport()
     existing = board_q.top_item_hashes(board)
+    done = board_q.done_items(board)
     order = board_q.next_order(board)
     rows: list[Row] = []
     pairs: list[Row] = []
@@ -62,7 +63,10 @@ def fill(
         item_id = f"{kind}:{e['id']}"
         current.add(item_id)
         digest = text_hash(e["text"])
-        if existing.get(item_id) == digest:
+        # done on the board but not in the brain (its graph was reset or re-ingested): the
+        # reading is lost, so read it again
+        lost = item_id in done and e.get("read_hash") != digest
+        if existing.get(item_id) == digest and not lost:
             report.unchanged += 1
             continue
         if item_id in existing:

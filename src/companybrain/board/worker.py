@@ -246,7 +246,9 @@ class Worker:
             )
             for h in board_q.confirmed_from(self.board, entry_id)
         ]
-        findings_q.add_findings(self.brain, entry_id, kept + confirmed, replace=True)
+        findings_q.add_findings(
+            self.brain, entry_id, kept + confirmed, replace=True, read_hash=item["hash"]
+        )
 
     # -- files and folders -----------------------------------------------------------------
 

@@ -52,6 +52,15 @@ def top_item_hashes(board: Store) -> dict[str, str]:
     return {r["id"]: r["hash"] or "" for r in rows}
 
 
+def done_items(board: Store) -> set[str]:
+    """Ids of the items (not parts) that are done."""
+    rows = board.read(
+        "MATCH (s:Item) WHERE s.kind IN ['entry', 'record', 'file', 'dir'] AND s.status = 'done' "
+        "RETURN s.id AS id"
+    )
+    return {r["id"] for r in rows}
+
+
 def delete_items(board: Store, ids: list[str]) -> None:
     """Remove items, their parts and what they found (an entry changed: read it again)."""
     if not ids:
@@ -515,16 +524,17 @@ def board_findings(board: Store) -> list[Row]:
 
 def brain_entries(brain: Store) -> list[Row]:
     """What there is to read: decision entries with their text (from repositories) and
-    company records with a body."""
+    company records with a body; `read_hash` is the hash of the text the board's findings
+    in the brain were read from (None when the brain holds no reading)."""
     decisions = brain.read(
         "MATCH (d:Decision) WHERE d.text IS NOT NULL AND d.text <> '' "
         "RETURN d.id AS id, 'Decision' AS label, d.title AS title, d.text AS text, "
-        "d.path AS path ORDER BY id"
+        "d.path AS path, d.read_hash AS read_hash ORDER BY id"
     )
     records = brain.read(
         "MATCH (s:Source) WHERE s.text IS NOT NULL AND s.text <> '' "
         "RETURN s.id AS id, 'Source' AS label, s.title AS title, s.text AS text, "
-        "null AS path ORDER BY id"
+        "null AS path, s.read_hash AS read_hash ORDER BY id"
     )
     return decisions + records
 

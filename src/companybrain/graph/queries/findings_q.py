@@ -107,15 +107,28 @@ _DROP_FINDING_EDGES = """
 """
 
 
+_READ = {
+    "Decision": "MATCH (e:Decision {id: $entry}) SET e.read_hash = $hash",
+    "Source": "MATCH (e:Source {id: $entry}) SET e.read_hash = $hash",
+}
+
+
 def add_findings(
-    store: Store, entry_id: str, findings: list[Finding], *, replace: bool = False
+    store: Store,
+    entry_id: str,
+    findings: list[Finding],
+    *,
+    replace: bool = False,
+    read_hash: str | None = None,
 ) -> int:
     """MERGE `findings` under the Decision (or else Source) `entry_id`; returns how many.
 
     Idempotent. With `replace=True` the entry's other findings are removed first, so that
     re-reading an entry that changed leaves only what it says now. A relation finding that
     supersedes or replaces another decision (its `value` is that decision's id) also
-    writes `(entry)-[:SUPERSEDES {via: 'finding'}]->(value)`. Raises InputError when no
+    writes `(entry)-[:SUPERSEDES {via: 'finding'}]->(value)`. `read_hash` marks the entry
+    as read from the text with that hash, so that the board knows the brain holds this
+    reading (a brain graph reset or re-ingested has lost it). Raises InputError when no
     Decision or Source has that id.
     """
     rows = _rows(entry_id, findings)
@@ -126,6 +139,8 @@ def add_findings(
             store.query(_DROP_OTHERS[label], {"entry": entry_id, "keep": [r["id"] for r in rows]})
         if replace and label == "Decision":
             store.query(_DROP_FINDING_EDGES, {"entry": entry_id, "keep": [r["id"] for r in rows]})
+        if read_hash is not None:
+            store.query(_READ[label], {"entry": entry_id, "hash": read_hash})
         if not rows:
             return 0
         written = store.query(_ADD[label], {"entry": entry_id, "rows": rows})
