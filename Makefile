@@ -6,6 +6,7 @@ PY     := $(VENV)/bin/python
 BRAIN  := $(VENV)/bin/brain
 STAMP  := $(VENV)/.installed
 DEMO_NOW ?= 2026-10-20T12:00:00Z
+STORY  := .brain/review-story
 
 .PHONY: install demo test lint bench clean
 
@@ -32,6 +33,17 @@ demo: install
 	$(BRAIN) --graph repo board run --workers 2
 	$(BRAIN) --graph repo why "embedded FalkorDB"
 	$(BRAIN) --graph repo review HEAD
+	rm -rf $(STORY) && $(PY) demo/review_story.py $(STORY)
+	$(BRAIN) --graph story reset --yes && $(BRAIN) --graph story_board reset --yes
+	$(BRAIN) --graph story ingest-repo $(STORY)
+	$(BRAIN) --graph story board run --workers 2
+	$(BRAIN) --graph story review fix-router --repo $(STORY)
+	$(PY) demo/review_story.py $(STORY) --january
+	$(BRAIN) --graph story ingest-repo $(STORY)
+	$(BRAIN) --graph story board run --workers 2
+	$(BRAIN) --graph story review fix-router-again --repo $(STORY)
+	$(BRAIN) --graph story review fix-router --repo $(STORY)
+	$(BRAIN) --graph story ask "What was tried and failed with the router prompt?"
 
 test: install
 	$(PY) -m pytest -q
