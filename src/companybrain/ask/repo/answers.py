@@ -3,6 +3,7 @@ the record, the verbatim quote and its line span, and the "not recorded" refusal
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -54,12 +55,49 @@ def line_of(row: Row, line_no: int) -> str:
     return lines[index].strip() if 0 <= index < len(lines) else ""
 
 
-def cite_line(row: Row, line_no: int | None = None) -> Citation:
-    """The decision and one of its lines (its heading line by default)."""
+_META_LINE = re.compile(
+    r"^[\W_]*(status|date|dates?|supersedes|superseded[ -]by|deciders|tags|authors?|id)\b[\W_]*:",
+    re.IGNORECASE,
+)
+
+
+def statement_span(row: Row) -> tuple[int, int] | None:
+    """The lines of a decision's first paragraph after its heading and metadata lines: what
+    it says, rather than what it is called. None when it has no such paragraph."""
     start = int(row.get("line_start") or 1)
+    lines = (row.get("text") or "").splitlines()
+    first: int | None = None
+    for index, raw in enumerate(lines[1:], start=1):
+        line = raw.strip()
+        if first is None:
+            if not line or line.startswith(("#", "---", "|")) or _META_LINE.match(line):
+                continue
+            first = index
+        elif not line or line.startswith("#"):
+            return start + first, start + index - 1
+        if index - first >= 2:  # three lines are enough to say what was decided
+            return start + first, start + index
+    return (start + first, start + len(lines) - 1) if first is not None else None
+
+
+def cite_line(row: Row, line_no: int | None = None) -> Citation:
+    """The decision and one of its lines. Its heading says only what it is called, so a
+    heading (or no line) is cited as the opening statement instead, when it has one."""
+    start = int(row.get("line_start") or 1)
+    if line_no is None or line_no == start:
+        span = statement_span(row)
+        if span is not None:
+            quote = "\n".join(line_of(row, n) for n in range(span[0], span[1] + 1))
+            return Citation(
+                record=row["id"],
+                kind="decision",
+                at=row.get("recorded_at"),
+                quote=quote,
+                lines=span,
+            )
     line_no = line_no or start
     quote = line_of(row, line_no)
-    if not quote:  # the heading line may be blank-free but stay safe
+    if not quote:  # a blank line: fall back to the heading
         line_no, quote = start, line_of(row, start)
     return Citation(
         record=row["id"],

@@ -14,6 +14,9 @@ from companybrain.ask.agent import DEFAULT_MAX_STEPS
 from companybrain.model.answer import Answer
 from companybrain.surfaces.cli.agent import run_agent_cli
 from companybrain.surfaces.cli.context import CliState, pass_state
+from companybrain.surfaces.cli.repo import result_lines
+
+REPO_TOOLS = {"why", "what_breaks", "disproven", "who_knows", "trace", "told", "origin", "review"}
 
 
 @click.command("ask")
@@ -86,7 +89,9 @@ def show(answer: Answer, console: Console) -> None:
         )
     else:
         console.print("[bold green]Answer[/]")
-    for line in _result_lines(answer.result or {}):
+    result = answer.result or {}
+    lines = result_lines(answer.tool or "", result) if answer.tool in REPO_TOOLS else []
+    for line in lines or _result_lines(result):
         console.print(f"  {escape(line)}")
     if answer.citations:
         console.print("[bold]Sources[/]")
@@ -125,7 +130,7 @@ def _result_lines(result: dict[str, object]) -> list[str]:
     if result.get("approval"):
         lines.append("approval authority: not recorded (ask the owners for review)")
     for e in result.get("experts", []) or []:  # type: ignore[attr-defined]
-        lines.append(f"{e['name']} ({e['id']}): score {e['score']} {e['paths']}")
+        lines.append(f"{e['name']} ({e['id']}): score {e['score']} {e.get('paths', '')}")
     if "bus_factor" in result:
         lines.append(f"bus factor: {result['bus_factor']}")
     if result.get("warning"):

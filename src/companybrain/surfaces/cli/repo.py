@@ -88,7 +88,7 @@ def _show(answer: Answer, as_json: bool) -> None:
         out.print(f"[yellow]{answer.refusal.code.value}[/] {escape(answer.refusal.message)}")
         return
     out.print(escape(answer.explanation))
-    for line in _items(answer.tool or "", answer.result or {}):
+    for line in result_lines(answer.tool or "", answer.result or {}):
         out.print("  " + escape(line))
     if answer.citations:
         out.print("[dim]sources[/]")
@@ -101,7 +101,8 @@ def _show(answer: Answer, as_json: bool) -> None:
         out.print(f"  [cyan]{escape(c.record)}[/]{span}  “{escape(quote)}”")
 
 
-def _items(tool: str, result: dict[str, Any]) -> list[str]:
+def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
+    """The items of a repository tool's result, one line each (also used by `brain ask`)."""
     if tool in {"why", "what_breaks"}:
         lines = [
             f"{d['id']} · {d.get('status') or 'recorded'} · {d.get('date') or 'undated'}"
