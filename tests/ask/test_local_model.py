@@ -31,7 +31,8 @@ from companybrain.policy.answer_checks import check_answer, evidence_from_answer
 from companybrain.policy.text import quote_in
 from tests.ingest.corpus_builder import ORG, md, write_corpus
 
-pytestmark = pytest.mark.local_model
+# A 270M model on two CPU cores takes minutes per record when forced through a grammar.
+pytestmark = [pytest.mark.local_model, pytest.mark.timeout(1800)]
 
 PACKAGES = {
     "llama_cpp": "llama-cpp-python",
@@ -77,7 +78,7 @@ def local_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", str(weights),
          "--model_alias", "gemma", "--host", "127.0.0.1", "--port", str(port),
-         "--n_ctx", "8192", "--verbose", "false"],
+         "--n_ctx", "8192", "--chat_format", "gemma", "--verbose", "false"],
         stdout=log,
         stderr=subprocess.STDOUT,
     )  # fmt: skip

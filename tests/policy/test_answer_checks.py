@@ -236,3 +236,16 @@ def test_withheld_shows_the_evidence_and_the_reason(evidence) -> None:  # type: 
     assert "withheld because cites [CC-1031]" in text
     assert '[CC-1047] "ownership of the billing gateway transfers from Ines to Kofi"' in text
     assert "Kofi owns it" not in text
+
+
+def test_many_unsupported_figures_make_one_readable_reason(evidence) -> None:  # type: ignore[no-untyped-def]
+    text = " ".join(f"Step {n} went wrong." for n in range(1, 11))
+    report = check_answer(text, evidence)
+    assert not report.passed
+    assert report.failures == (
+        'the figure "1" is not next to any citation',
+        'the figure "2" is not next to any citation',
+        'the figure "3" is not next to any citation',
+        "and 7 more figure(s) without support in the evidence",
+        "answers without citing anything a tool returned (cite or abstain)",
+    )

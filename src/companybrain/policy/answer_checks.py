@@ -237,14 +237,31 @@ def check_answer(text: str, evidence: Evidence) -> CheckReport:
         failures.append("answers without citing anything a tool returned (cite or abstain)")
 
     cited = tuple(dict.fromkeys(i for c in cites for i in c.ids))
+    failures = _shorten(list(dict.fromkeys(failures)))
     return CheckReport(
         passed=not failures,
         abstained=abstained and not failures,
         citations_checked=len(cites),
         figures_matched=figures_matched,
         cited=cited,
-        failures=tuple(dict.fromkeys(failures)),
+        failures=tuple(failures),
     )
+
+
+MAX_FIGURE_FAILURES = 3
+
+
+def _shorten(failures: list[str]) -> list[str]:
+    """Keep the first few figure failures and count the rest, so that a reason stays
+    readable when a model writes a numbered list of thirty unsupported figures."""
+    figures = [f for f in failures if f.startswith("the figure ")]
+    if len(figures) <= MAX_FIGURE_FAILURES:
+        return failures
+    dropped = set(figures[MAX_FIGURE_FAILURES:])
+    out = [f for f in failures if f not in dropped]
+    last = out.index(figures[MAX_FIGURE_FAILURES - 1]) + 1
+    out.insert(last, f"and {len(dropped)} more figure(s) without support in the evidence")
+    return out
 
 
 def _citations(text: str, evidence: Evidence) -> list[Cite]:

@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import click
 
+from companybrain.ask.engine import parse_now
 from companybrain.ask.registry import ReadOnlyStore, ToolContext, check_person, read_only_tools
 from companybrain.errors import InputError
 from companybrain.surfaces.cli.context import CliState, pass_state
 from companybrain.surfaces.mcp.server import build_server, serve_http, serve_stdio
-
-
-def parse_now(value: str | None) -> datetime | None:
-    """An ISO 8601 instant for --now; a time without an offset is read as UTC."""
-    if value is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise InputError(f"--now: not an ISO 8601 time: {value!r}") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def parse_address(value: str) -> tuple[str, int]:
@@ -41,7 +29,8 @@ def mcp_cmd(
     """Serve every read-only tool over MCP (stdio by default). Nothing served can write."""
     address = parse_address(http_address) if http_address else None
     store = ReadOnlyStore(state.settings)
-    ctx = ToolContext(store, state.settings, now=parse_now(now), as_person=as_person)
+    clock = parse_now(now) if now else None  # without --now: the real time of each call
+    ctx = ToolContext(store, state.settings, now=clock, as_person=as_person)
     if as_person is not None:
         check_person(ctx)
     server = build_server(ctx, read_only_tools())
