@@ -227,3 +227,17 @@ def test_as_an_unknown_person_is_one_clear_error(demo: Store, run_cli: Any) -> N
     result = run_cli("mcp", "--as", "nobody")
     assert result.exit_code != 0
     assert "--as: no person with id 'nobody'" in str(result.exception or result.output)
+
+
+def test_registry_tools_refuse_a_writable_store(demo: Store, settings: Settings) -> None:
+    from companybrain.ask.registry import ToolContext
+
+    owner_of = next(t for t in read_only_tools() if t.name == "owner_of")
+    with pytest.raises(StoreError, match="runs only on a read-only store"):
+        owner_of(ToolContext(demo, settings), {"subject": "billing-gw"})
+    ro = ReadOnlyStore(settings)
+    try:
+        answer = owner_of(ToolContext(ro, settings), {"subject": "billing-gw"})
+    finally:
+        ro.close()
+    assert answer.status == "answered"

@@ -253,95 +253,108 @@ AS_OF += "default: now"
 
 
 def read_only_tools() -> list[ToolSpec]:
-    """Every read-only tool, company and repository, in the order a model should try them."""
-    return [
-        ToolSpec(
-            "owner_of",
-            "Who owns a service or project at a time (a review contact, never approval), "
-            "with the record and quote that say so, or a refusal with its reason.",
-            schema({"subject": "service or project: name, alias or id"}, {"as_of": AS_OF}),
-            _owner_of,
+    """Every read-only tool, company and repository, in the order a model should try them.
+    Each refuses to run on anything but a `ReadOnlyStore`."""
+    return [_read_only(t) for t in _TOOLS]
+
+
+def _read_only(spec: ToolSpec) -> ToolSpec:
+    def run(ctx: ToolContext, args: dict[str, Any]) -> Answer:
+        if not isinstance(ctx.store, ReadOnlyStore):
+            raise StoreError(f"{spec.name} runs only on a read-only store (ReadOnlyStore)")
+        return spec.run(ctx, args)
+
+    return ToolSpec(spec.name, spec.description, spec.parameters, run)
+
+
+_TOOLS = [
+    ToolSpec(
+        "owner_of",
+        "Who owns a service or project at a time (a review contact, never approval), "
+        "with the record and quote that say so, or a refusal with its reason.",
+        schema({"subject": "service or project: name, alias or id"}, {"as_of": AS_OF}),
+        _owner_of,
+    ),
+    ToolSpec(
+        "who_knows",
+        "Who knows a service or project (from tickets, docs, comments, chat), or a file "
+        "or folder of a repository (from its history); ranked, with the bus factor.",
+        schema({"subject": "service, project, or a repository path"}, {"as_of": AS_OF}),
+        _who_knows,
+    ),
+    ToolSpec(
+        "trace_decision",
+        "Why a company decision was made and what replaced what: the supersession chain "
+        "(newest first) and the records that motivated it.",
+        schema({"decision": "decision id (ADR-004) or words from its title"}),
+        _trace_decision,
+    ),
+    ToolSpec(
+        "person_or_team",
+        "Who a person is (team, e-mail, teams led) or who is on a team.",
+        schema({"name": "person or team: name, alias or id"}),
+        _person_or_team,
+    ),
+    ToolSpec(
+        "search_records",
+        "Full-text search over the company's records; the best hits with snippets.",
+        schema({"query": "words to search for"}),
+        _search_records,
+    ),
+    ToolSpec(
+        "why",
+        "Why a file, folder, symbol or topic of a repository is the way it is: the "
+        "recorded decisions behind it, with quoted lines.",
+        schema({"subject": "path, symbol or topic"}),
+        _why,
+    ),
+    ToolSpec(
+        "what_breaks",
+        "What rests on a repository file or folder: the decisions that name it and the "
+        "experiments recorded against them. Ask before changing it.",
+        schema({"path": "file or folder path from the repository root"}),
+        _what_breaks,
+    ),
+    ToolSpec(
+        "disproven",
+        "What was tried and recorded as failed or disproven, about a topic or file; "
+        "do not retry these without new evidence.",
+        schema({}, {"topic": "topic or path; empty for all"}),
+        _disproven,
+    ),
+    ToolSpec(
+        "trace",
+        "What replaced what among a repository's decision records: the supersession "
+        "chain through a decision, newest first.",
+        schema({"decision": "decision id (docs/adr/0003-x.md, DECISIONS.md#Heading)"}),
+        _trace,
+    ),
+    ToolSpec(
+        "origin",
+        "Where a repository file or decision came from: the commit, author and date "
+        "that introduced it.",
+        schema({"subject": "file path or decision id"}),
+        _origin,
+    ),
+    ToolSpec(
+        "told",
+        "What an agent instruction file (CLAUDE.md, AGENTS.md, .cursorrules...) said at "
+        "a commit or on a day, optionally about a topic.",
+        schema(
+            {"when": "a commit sha or one specific day"},
+            {"topic": "what the instructions were about", "file": "instruction file"},
         ),
-        ToolSpec(
-            "who_knows",
-            "Who knows a service or project (from tickets, docs, comments, chat), or a file "
-            "or folder of a repository (from its history); ranked, with the bus factor.",
-            schema({"subject": "service, project, or a repository path"}, {"as_of": AS_OF}),
-            _who_knows,
-        ),
-        ToolSpec(
-            "trace_decision",
-            "Why a company decision was made and what replaced what: the supersession chain "
-            "(newest first) and the records that motivated it.",
-            schema({"decision": "decision id (ADR-004) or words from its title"}),
-            _trace_decision,
-        ),
-        ToolSpec(
-            "person_or_team",
-            "Who a person is (team, e-mail, teams led) or who is on a team.",
-            schema({"name": "person or team: name, alias or id"}),
-            _person_or_team,
-        ),
-        ToolSpec(
-            "search_records",
-            "Full-text search over the company's records; the best hits with snippets.",
-            schema({"query": "words to search for"}),
-            _search_records,
-        ),
-        ToolSpec(
-            "why",
-            "Why a file, folder, symbol or topic of a repository is the way it is: the "
-            "recorded decisions behind it, with quoted lines.",
-            schema({"subject": "path, symbol or topic"}),
-            _why,
-        ),
-        ToolSpec(
-            "what_breaks",
-            "What rests on a repository file or folder: the decisions that name it and the "
-            "experiments recorded against them. Ask before changing it.",
-            schema({"path": "file or folder path from the repository root"}),
-            _what_breaks,
-        ),
-        ToolSpec(
-            "disproven",
-            "What was tried and recorded as failed or disproven, about a topic or file; "
-            "do not retry these without new evidence.",
-            schema({}, {"topic": "topic or path; empty for all"}),
-            _disproven,
-        ),
-        ToolSpec(
-            "trace",
-            "What replaced what among a repository's decision records: the supersession "
-            "chain through a decision, newest first.",
-            schema({"decision": "decision id (docs/adr/0003-x.md, DECISIONS.md#Heading)"}),
-            _trace,
-        ),
-        ToolSpec(
-            "origin",
-            "Where a repository file or decision came from: the commit, author and date "
-            "that introduced it.",
-            schema({"subject": "file path or decision id"}),
-            _origin,
-        ),
-        ToolSpec(
-            "told",
-            "What an agent instruction file (CLAUDE.md, AGENTS.md, .cursorrules...) said at "
-            "a commit or on a day, optionally about a topic.",
-            schema(
-                {"when": "a commit sha or one specific day"},
-                {"topic": "what the instructions were about", "file": "instruction file"},
-            ),
-            _told,
-        ),
-        ToolSpec(
-            "review",
-            "Which recorded decisions a commit or range touches, from the decision log as it "
-            "stood then: decisions to follow, disproven experiments (do not retry), "
-            "superseded decisions and who knows each file.",
-            schema({"rev": "commit sha, ref or range"}, {"base": "base commit or ref"}),
-            _review,
-        ),
-    ]
+        _told,
+    ),
+    ToolSpec(
+        "review",
+        "Which recorded decisions a commit or range touches, from the decision log as it "
+        "stood then: decisions to follow, disproven experiments (do not retry), "
+        "superseded decisions and who knows each file.",
+        schema({"rev": "commit sha, ref or range"}, {"base": "base commit or ref"}),
+        _review,
+    ),
+]
 
 
 def check_person(ctx: ToolContext) -> None:
