@@ -122,3 +122,14 @@ def test_grounding_needs_the_subject_named_in_the_question(catalog: Catalog) -> 
     assert wrong_type.refusal is not None and wrong_type.refusal.code.value == "NOT_IN_GRAPH"
     ok = check_model_choice("Who owns BGW?", catalog, "owner_of", {"subject": "billing-gateway"})
     assert ok.subject is not None and ok.subject.id == "billing-gateway"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Why does the brain start its own FalkorDB?", "Do we run our own search cluster?"],
+)
+def test_a_possessive_own_is_not_an_ownership_question(question: str) -> None:
+    from companybrain.ask.router import question_type
+
+    assert question_type(question) != "owner_of"
+    assert question_type("Who owns the billing gateway on its own?") == "owner_of"

@@ -102,7 +102,12 @@ def is_sign_off(question: str) -> bool:
     return bool(_SIGN_OFF.search(question))
 
 
+# "its own FalkorDB", "our own tooling": a possessive, not ownership.
+_POSSESSIVE_OWN = re.compile(r"\b(?:its|their|our|my|your|his|her)\s+own\b", re.I)
+
+
 def question_type(question: str) -> str | None:
+    question = _POSSESSIVE_OWN.sub(" ", question)
     if _SEARCH.search(question):
         return "search_records"
     if _OWNER.search(question) or is_sign_off(question):

@@ -10,6 +10,7 @@ import click
 from companybrain.ask.agent import DEFAULT_MAX_STEPS
 from companybrain.ask.engine import parse_now, viewer_for
 from companybrain.ask.registry import ReadOnlyStore, ToolContext, read_only_tools
+from companybrain.errors import InputError
 from companybrain.evals.ab import (
     AbQuestion,
     compare_answers,
@@ -17,6 +18,7 @@ from companybrain.evals.ab import (
     read_questions,
     write_sheet,
 )
+from companybrain.graph.queries import schema_q
 from companybrain.llm.client import ModelClient
 from companybrain.model.answer import Answer
 from companybrain.policy.access import Viewer
@@ -55,6 +57,12 @@ def ab_cmd(
     the same model with either, and an anonymised A/B sheet for judging."""
     asked = read_questions(questions)
     brain = state.brain()
+    counts = schema_q.label_counts(brain.store)
+    if not any(counts.get(label) for label in ("Source", "Decision", "Commit")):
+        raise InputError(
+            f"graph {brain.store.graph_name!r} holds no records: ingest the corpus or repository "
+            "the questions are about first (brain ingest / brain ingest-repo)"
+        )
 
     def graph_answer(q: AbQuestion) -> Answer:
         return brain.ask(q.question, now=q.now, as_person=q.as_person)
