@@ -265,6 +265,10 @@ def test_review_of_the_fix_shows_the_decision_its_figures_the_warnings_and_who_k
     assert [f["path"] for f in r["files"]] == [PROMPT_FILE]
     decisions = {d["id"]: d for d in r["decisions"]}
     assert set(decisions) == {R1, D1} and r["superseded"] == []
+    # D1 is recorded as disproven: context for the reviewer, not a decision to follow
+    assert answer["explanation"].startswith(
+        "1 decision(s) to follow (1 more recorded as disproven or rejected), 0 superseded"
+    )
     load_bearing = decisions[R1]
     assert load_bearing["rests_on"] == [PROMPT_FILE]
     (measured,) = load_bearing["evidence"]

@@ -30,6 +30,9 @@ MAX_EXPERT_FILES = 10
 EXPERTS_PER_FILE = 3
 
 
+NOT_GUIDANCE = {"disproven", "rejected", "deprecated"}
+
+
 def repository_path(store: Store, given: Path | None = None) -> Path:
     """The repository to read: the one given, else the one ingested into this graph (the
     current folder's when several were)."""
@@ -190,7 +193,12 @@ def review(
     if not rows:
         text = "No recorded decision rests on the files this change touches."
     else:
-        text = f"{len(live)} decision(s) to follow, {len(superseded)} superseded"
+        # a decision recorded as disproven or rejected is context, not guidance
+        follow = [d for d in decisions if (d.get("status") or "").lower() not in NOT_GUIDANCE]
+        text = f"{len(follow)} decision(s) to follow"
+        if len(follow) < len(decisions):
+            text += f" ({len(decisions) - len(follow)} more recorded as disproven or rejected)"
+        text += f", {len(superseded)} superseded"
         text += f", {len(warnings)} experiment(s) already tried and disproven (do not retry)."
     result = {
         "rev": snap.rev, "base": snap.base, "subject": snap.subject, "rev_at": snap.rev_at,
