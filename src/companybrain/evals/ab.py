@@ -23,6 +23,7 @@ import bm25s
 from companybrain.ask.agent import AgentAnswer, OnStep, run_agent
 from companybrain.ask.registry import ToolContext, ToolSpec, schema
 from companybrain.errors import InputError
+from companybrain.evals.jsonl import json_objects
 from companybrain.graph.connection import Row, Store
 from companybrain.graph.queries import keyword_q
 from companybrain.llm.client import ModelClient
@@ -49,17 +50,7 @@ def read_questions(path: Path) -> list[AbQuestion]:
     if not path.is_file():
         raise InputError(f"{path}: no such file")
     out: list[AbQuestion] = []
-    seen: set[str] = set()
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{n}"
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: not valid JSON: {exc.msg}") from None
-        if not isinstance(data, dict):
-            raise InputError(f"{where}: expected a JSON object")
+    for where, data in json_objects(path):
         for key in ("id", "question", "rests_on"):
             if not data.get(key):
                 raise InputError(f"{where}: missing field {key!r}")
@@ -67,9 +58,6 @@ def read_questions(path: Path) -> list[AbQuestion]:
         rests_on = (rests,) if isinstance(rests, str) else tuple(rests)
         if not rests_on or not all(isinstance(r, str) and r for r in rests_on):
             raise InputError(f"{where}: rests_on must be a record id or a list of them")
-        if data["id"] in seen:
-            raise InputError(f"{where}: duplicate id {data['id']!r}")
-        seen.add(data["id"])
         out.append(
             AbQuestion(
                 id=str(data["id"]),

@@ -9,7 +9,6 @@ envelope's invariants: each quote is verbatim in its record, and nothing says "a
 
 from __future__ import annotations
 
-import json
 import re
 import uuid
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from companybrain.ask.engine import ask
 from companybrain.ask.router import Router
 from companybrain.config import Settings
 from companybrain.errors import InputError
+from companybrain.evals.jsonl import json_objects
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import ask_q
 from companybrain.ingest.pipeline import ingest
@@ -86,21 +86,8 @@ class QuestionsReport:
 
 def load_questions(path: Path) -> list[dict[str, Any]]:
     """The question set, each line checked; an error names the file and line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the question set: {exc}") from exc
-    questions, seen = [], set()
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{n}"
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: not a JSON object: {exc.msg}") from exc
-        if not isinstance(item, dict):
-            raise InputError(f"{where}: not a JSON object")
+    questions = []
+    for where, item in json_objects(path):
         for key in ("id", "question", "expect"):
             if key not in item:
                 raise InputError(f"{where}: missing `{key}`")
@@ -109,9 +96,6 @@ def load_questions(path: Path) -> list[dict[str, Any]]:
         unknown = set(item["expect"]) - EXPECT_KEYS
         if unknown:
             raise InputError(f"{where}: unknown expect key(s) {sorted(unknown)}")
-        if item["id"] in seen:
-            raise InputError(f"{where}: duplicate id {item['id']!r}")
-        seen.add(item["id"])
         questions.append(item)
     if not questions:
         raise InputError(f"{path}: no questions")
