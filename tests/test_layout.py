@@ -24,6 +24,7 @@ LAYERS = [
     "ask",
     "board",
     "evals",
+    "synth",
     "surfaces",
 ]
 PURE = {"model", "policy"}

@@ -8,7 +8,7 @@ import click
 
 from companybrain.config import Settings
 from companybrain.errors import BrainError
-from companybrain.surfaces.cli import board, db, ingest, repo, serve
+from companybrain.surfaces.cli import board, db, gen, ingest, repo, serve
 from companybrain.surfaces.cli.ask import ask_cmd
 from companybrain.surfaces.cli.context import CliState
 from companybrain.surfaces.cli.evals import eval_group
@@ -50,6 +50,7 @@ cli.add_command(board.board)
 cli.add_command(eval_group)
 cli.add_command(mcp_cmd)
 cli.add_command(serve.serve_cmd)
+cli.add_command(gen.gen_corpus_cmd)
 for _repo_command in repo.COMMANDS:
     cli.add_command(_repo_command)
 

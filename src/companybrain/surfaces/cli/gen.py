@@ -1,0 +1,45 @@
+"""`brain gen-corpus`: a synthetic company of any size, with the truth to check answers by."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from companybrain.errors import InputError
+from companybrain.surfaces.cli.ingest import progress_bar
+from companybrain.synth.write import generate
+
+
+@click.command("gen-corpus")
+@click.argument("out", type=click.Path(path_type=Path))
+@click.option("--people", default=200, show_default=True, help="How many people.")
+@click.option("--records", default=10_000, show_default=True, help="How many records.")
+@click.option("--seed", default=1, show_default=True, help="Same seed, same corpus.")
+@click.option(
+    "--services", default=None, type=int, help="How many services [default: one per 100 records]."
+)
+@click.option("--questions", default=100, show_default=True, help="Ownership questions in truth/.")
+def gen_corpus_cmd(
+    out: Path, people: int, records: int, seed: int, services: int | None, questions: int
+) -> None:
+    """Write a synthetic company to OUT (org.yaml, records.jsonl, records/adr/*.md) with
+    expected.json and truth/questions.jsonl: what the generator knows to be true."""
+    if out.exists() and any(out.iterdir()):
+        raise InputError(f"{out} is not empty; give a new folder")
+    if people < 2 or records < 1 or (services is not None and services < 1):
+        raise InputError("--people must be at least 2, --records and --services at least 1")
+    try:
+        with progress_bar("generating") as update:
+            made = generate(
+                out, people=people, records=records, seed=seed, services=services,
+                questions=questions, progress=lambda done, total: update(done, total, ""),
+            )  # fmt: skip
+    except ValueError as exc:
+        raise InputError(str(exc)) from exc
+    kinds = ", ".join(f"{n} {k}" for k, n in sorted(made.counts.items()))
+    click.echo(
+        f"wrote {made.records} records ({kinds}) for {made.people} people and "
+        f"{made.services} services to {out}; {made.claims} ownership statements; "
+        f"check answers with: brain eval questions {out / 'truth' / 'questions.jsonl'}"
+    )

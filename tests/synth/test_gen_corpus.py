@@ -1,0 +1,75 @@
+"""The synthetic company: deterministic from its seed, valid against the corpus contract,
+and its truth file agrees with what `brain ask` answers after ingestion."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companybrain.config import Settings
+from companybrain.errors import InputError
+from companybrain.evals.questions import load_questions, run
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from companybrain.synth.write import generate
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("synth") / "company"
+    generate(out, people=100, records=2000, seed=11, questions=60)
+    return out
+
+
+def test_the_same_seed_writes_the_same_corpus(corpus: Path, tmp_path: Path) -> None:
+    again = generate(tmp_path / "again", people=100, records=2000, seed=11, questions=60)
+    other = generate(tmp_path / "other", people=100, records=2000, seed=12, questions=60)
+    for name in ("org.yaml", "records.jsonl", "expected.json", "truth/questions.jsonl"):
+        assert (again.out / name).read_bytes() == (corpus / name).read_bytes(), name
+    assert (other.out / "records.jsonl").read_bytes() != (corpus / "records.jsonl").read_bytes()
+
+
+def test_it_has_the_mix_a_company_has(corpus: Path) -> None:
+    truth = json.loads((corpus / "expected.json").read_text())
+    counts = truth["counts"]
+    assert sum(counts.values()) == 2000
+    assert set(counts) >= {"chat", "comment", "ticket", "email", "wiki", "runbook", "adr",
+                           "change_control", "service_directory"}  # fmt: skip
+    assert counts["chat"] > counts["ticket"] > counts["change_control"]
+    lines = (corpus / "records.jsonl").read_text().splitlines()
+    raws = [json.loads(line) for line in lines]
+    assert any(r.get("parent", "").startswith("TCK-") for r in raws)  # comments on tickets
+    assert any(r.get("parent", "").startswith("MSG-") for r in raws)  # threads in chat
+    assert any(not r["at"].endswith("Z") for r in raws)  # offsets other than UTC
+    assert list((corpus / "records" / "adr").glob("ADR-*.md"))
+    statuses = {o["status"] for o in truth["owners"]}
+    assert "answered" in statuses
+
+
+def test_ingests_without_rejections_and_answers_match_the_truth(
+    corpus: Path, store: Store, settings: Settings
+) -> None:
+    report = ingest(store, corpus, settings)
+    assert report.rejected == []
+    assert report.stored == 2000
+    questions = load_questions(corpus / "truth" / "questions.jsonl")
+    assert len(questions) == 20  # one question a service at this size
+    result = run(store, settings, questions)
+    failures = [(r.id, r.problems) for r in result.results if not r.passed]
+    assert failures == []
+
+
+def test_the_cli_refuses_a_folder_that_is_not_empty(run_cli, corpus: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("gen-corpus", "--people", "5", "--records", "10", str(corpus))
+    assert isinstance(result.exception, InputError)
+    assert "not empty" in str(result.exception)
+
+
+def test_the_cli_writes_a_corpus(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "small"
+    result = run_cli("gen-corpus", "--people", "10", "--records", "300", "--seed", "3", str(out))
+    assert result.exit_code == 0, result.output
+    assert "wrote 300 records" in result.output
+    assert (out / "org.yaml").exists() and (out / "truth" / "questions.jsonl").exists()
