@@ -6,18 +6,30 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from typing import Any
+from typing import Any, TypeVar
 
 import redis.exceptions
 from falkordb import Edge, FalkorDB, Node, Path
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from companybrain.config import Settings
 from companybrain.errors import StoreError
-from companybrain.graph.server import EmbeddedServer
+from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer
 
 Row = dict[str, Any]
+T = TypeVar("T")
+
+# Reaching the server: a few tries with a growing pause (an embedded server that died is
+# started again in between), then one clear error.
+CONNECT_BACKOFF_S = (0.2, 0.5, 1.0)
+CONNECT_TIMEOUT_S = 5.0
+# A server still loading its data rejects every command with LOADING: wait this long.
+LOADING_WAIT_S = LOAD_TIMEOUT_S
+_STATUS_EVERY_S = 5.0
+_CONNECTION_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 
 def _plain(value: Any) -> Any:
@@ -38,24 +50,113 @@ def _plain(value: Any) -> Any:
     return value
 
 
+class _WarmingUp:
+    """The status line on stderr while the server loads its data: said at once, then every
+    few seconds, and once more when it is ready."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.said_at: float | None = None
+
+    def __call__(self, waited: float) -> None:
+        if self.said_at is None or waited - self.said_at >= _STATUS_EVERY_S:
+            print(
+                f"FalkorDB at {self.where} is warming up (loading its data): "
+                f"waiting, {waited:.0f} s so far",
+                file=sys.stderr,
+                flush=True,
+            )
+            self.said_at = waited
+
+    def done(self, waited: float) -> None:
+        if self.said_at is not None:
+            print(f"FalkorDB is ready after {waited:.1f} s", file=sys.stderr, flush=True)
+            self.said_at = None
+
+
 class Store:
-    """A connection to one graph. Every query goes through `query` with parameters."""
+    """A connection to one graph. Every query goes through `query` with parameters.
+
+    Faults: a server that cannot be reached is tried a few times (an embedded one that died
+    is started again), then one clear StoreError; a server still loading its data is waited
+    for with a status line on stderr. A write whose connection broke after it was sent is
+    never sent again: it may have been applied, so the error says to run it again."""
 
     def __init__(self, settings: Settings, graph: str | None = None) -> None:
         self.settings = settings
         self.graph_name = graph or settings.graph
+        self._warming = _WarmingUp(self.where)
         self.embedded: EmbeddedServer | None = None
-        try:
-            if settings.falkordb_url:
-                self._db = FalkorDB.from_url(settings.falkordb_url)
-            else:
-                self.embedded = EmbeddedServer(settings.home, durable=settings.durable)
-                self.embedded.ensure_running()
-                self._db = FalkorDB(unix_socket_path=self.embedded.socket_path)
-            self._graph = self._db.select_graph(self.graph_name)
-        except redis.exceptions.RedisError as exc:
-            raise StoreError(f"cannot connect to FalkorDB at {self.where}: {exc}") from exc
+        if not settings.falkordb_url:
+            self.embedded = EmbeddedServer(
+                settings.home, durable=settings.durable, on_wait=self._warming
+            )
         self._schema_ready = False
+        self._resilient(self._open, repeatable=True)
+
+    def _open(self) -> None:
+        # redis-py's own retries are off: the policy of `_resilient` is the only one.
+        options: dict[str, Any] = {
+            "retry": Retry(NoBackoff(), 0),
+            "socket_connect_timeout": CONNECT_TIMEOUT_S,
+        }
+        if self.embedded is None:
+            assert self.settings.falkordb_url
+            self._db = FalkorDB.from_url(self.settings.falkordb_url, **options)
+        else:
+            self.embedded.ensure_running()
+            self._db = FalkorDB(unix_socket_path=self.embedded.socket_path, **options)
+        self._graph = self._db.select_graph(self.graph_name)
+
+    def _reconnect(self) -> None:
+        """Drop pooled connections (they point at a server that went away) and start the
+        embedded server again if it died; the next command connects afresh."""
+        with suppress(AttributeError, redis.exceptions.RedisError):
+            self._db.connection.connection_pool.disconnect()
+        if self.embedded is not None:
+            self.embedded.ensure_running()
+
+    def _resilient(self, call: Callable[[], T], *, repeatable: bool) -> T:
+        """Run `call` under the fault policy. `repeatable` calls (reads, connecting) are
+        tried again after any connection error; others only when nothing was sent."""
+        tries = 0
+        loading_since: float | None = None
+        while True:
+            try:
+                result = call()
+            except redis.exceptions.BusyLoadingError:
+                # LOADING rejects a command without running it: always safe to repeat.
+                now = time.monotonic()
+                loading_since = loading_since if loading_since is not None else now
+                waited = now - loading_since
+                if waited > LOADING_WAIT_S:
+                    raise StoreError(
+                        f"FalkorDB at {self.where} is still loading its data after "
+                        f"{waited:.0f} s; try again later"
+                    ) from None
+                self._warming(waited)
+                time.sleep(min(0.05 * 2 ** min(tries, 5), 1.0))
+                tries += 1
+                continue
+            except _CONNECTION_ERRORS as exc:
+                if not repeatable and not _never_sent(exc):
+                    raise StoreError(
+                        f"lost the connection to FalkorDB at {self.where} during a write "
+                        f"({_one_line(exc)}); it may or may not have been applied: run the "
+                        "command again"
+                    ) from exc
+                if tries >= len(CONNECT_BACKOFF_S):
+                    raise StoreError(
+                        f"cannot reach FalkorDB at {self.where}: {_one_line(exc)} "
+                        f"(tried {tries + 1} times)"
+                    ) from exc
+                time.sleep(CONNECT_BACKOFF_S[tries])
+                tries += 1
+                self._reconnect()
+                continue
+            if loading_since is not None:
+                self._warming.done(time.monotonic() - loading_since)
+            return result
 
     @property
     def where(self) -> str:
@@ -73,13 +174,10 @@ class Store:
         self, cypher: str, params: Mapping[str, Any] | None = None, *, read_only: bool = False
     ) -> list[Row]:
         started = time.perf_counter()
+        args = dict(params or {})
         try:
-            if read_only:
-                result = self._graph.ro_query(cypher, dict(params or {}))
-            else:
-                result = self._graph.query(cypher, dict(params or {}))
-        except redis.exceptions.ConnectionError as exc:
-            raise StoreError(f"lost the connection to FalkorDB at {self.where}: {exc}") from exc
+            run = self._graph.ro_query if read_only else self._graph.query
+            result = self._resilient(lambda: run(cypher, args), repeatable=read_only)
         except redis.exceptions.ResponseError as exc:
             if read_only and "empty key" in str(exc):
                 return []  # the graph does not exist yet: nothing to read
@@ -106,7 +204,9 @@ class Store:
     def command(self, *args: Any) -> Any:
         """A raw server command (GRAPH.CONSTRAINT, MODULE LIST, ...)."""
         try:
-            return self._db.connection.execute_command(*args)
+            return self._resilient(
+                lambda: self._db.connection.execute_command(*args), repeatable=False
+            )
         except redis.exceptions.RedisError as exc:
             raise StoreError(f"FalkorDB command {args[0]} failed: {exc}") from exc
 
@@ -126,7 +226,7 @@ class Store:
 
     def list_graphs(self) -> list[str]:
         try:
-            return list(self._db.list_graphs())
+            return list(self._resilient(self._db.list_graphs, repeatable=True))
         except redis.exceptions.RedisError as exc:
             raise StoreError(f"cannot list graphs: {exc}") from exc
 
@@ -134,7 +234,7 @@ class Store:
         if not self.graph_exists():
             return False
         try:
-            self._graph.delete()
+            self._resilient(self._graph.delete, repeatable=False)
         except redis.exceptions.RedisError as exc:
             raise StoreError(f"cannot delete graph {self.graph_name}: {exc}") from exc
         self._schema_ready = False
@@ -170,6 +270,15 @@ class Store:
     def close(self) -> None:
         with suppress(redis.exceptions.RedisError):
             self._db.connection.close()
+
+
+def _never_sent(exc: Exception) -> bool:
+    """Whether the error came before the command left (connecting, or a connect timeout)."""
+    return isinstance(exc, redis.exceptions.TimeoutError) or "connecting to" in str(exc)
+
+
+def _one_line(exc: Exception) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _redact(url: str) -> str:

@@ -11,7 +11,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +19,12 @@ from companybrain.errors import StoreError
 
 START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 30.0
+# A big graph replays its append-only file (and rebuilds its full-text index) for a while:
+# a server that answers LOADING is waited for this long, never killed as hung.
+LOAD_TIMEOUT_S = 600.0
+
+# Told how long we have waited for a loading server (seconds), to show a status line.
+OnWait = Callable[[float], None]
 
 
 @dataclass(frozen=True)
@@ -59,10 +65,12 @@ def binaries() -> tuple[str, str]:
     return server, module
 
 
-def _ping(sock: Path, timeout: float = 1.0) -> bool:
-    """A raw RESP PING, so that checking liveness needs no client library."""
+def _probe(sock: Path, timeout: float = 1.0) -> str | None:
+    """A raw RESP PING, so that checking liveness needs no client library: "ready", "loading"
+    (alive but still replaying its append-only file, which rebuilds the full-text index) or
+    None (nothing answers)."""
     if not sock.exists():
-        return False
+        return None
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
             s.settimeout(timeout)
@@ -70,9 +78,14 @@ def _ping(sock: Path, timeout: float = 1.0) -> bool:
             s.sendall(b"*1\r\n$4\r\nPING\r\n")
             reply = s.recv(64)
     except OSError:
-        return False
-    # -LOADING while the append-only file replays: alive, not ready yet.
-    return reply.startswith(b"+PONG")
+        return None
+    if reply.startswith(b"+PONG"):
+        return "ready"
+    return "loading" if reply.startswith(b"-LOADING") else None
+
+
+def _ping(sock: Path, timeout: float = 1.0) -> bool:
+    return _probe(sock, timeout) == "ready"
 
 
 def _read_pid(pidfile: Path) -> int | None:
@@ -107,9 +120,10 @@ def _locked(paths: ServerPaths) -> Iterator[None]:
 
 
 class EmbeddedServer:
-    def __init__(self, home: Path, durable: bool = False) -> None:
+    def __init__(self, home: Path, durable: bool = False, on_wait: OnWait | None = None) -> None:
         self.paths = ServerPaths(home.resolve())
         self.durable = durable
+        self.on_wait = on_wait
 
     @property
     def socket_path(self) -> str:
@@ -117,6 +131,9 @@ class EmbeddedServer:
 
     def is_running(self) -> bool:
         return _ping(self.paths.socket)
+
+    def is_loading(self) -> bool:
+        return _probe(self.paths.socket) == "loading"
 
     def pid(self) -> int | None:
         pid = _read_pid(self.paths.pidfile)
@@ -126,6 +143,8 @@ class EmbeddedServer:
         """Start the server unless one already serves this folder. True if we started it."""
         if self.is_running():
             return False
+        if self.is_loading() and self._wait_ready(self.pid(), START_TIMEOUT_S):
+            return False  # alive and replaying its append-only file: wait, do not replace it
         with _locked(self.paths):
             if self.is_running():  # another process started it while we waited
                 return False
@@ -186,11 +205,19 @@ class EmbeddedServer:
             raise StoreError(f"the database did not come up; see {self.paths.logfile}")
 
     def _wait_ready(self, pid: int | None, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
+        """Wait until the server answers PING. While it answers LOADING the wait goes on up
+        to LOAD_TIMEOUT_S, telling `on_wait` how long it has been."""
+        started = time.monotonic()
+        deadline = started + timeout
         while time.monotonic() < deadline:
-            if self.is_running():
+            state = _probe(self.paths.socket)
+            if state == "ready":
                 return True
-            if pid is not None and not _is_alive(pid):
+            if state == "loading":
+                deadline = max(deadline, started + LOAD_TIMEOUT_S)
+                if self.on_wait is not None:
+                    self.on_wait(time.monotonic() - started)
+            elif pid is not None and not _is_alive(pid):
                 return False
             time.sleep(0.05)
         return False
