@@ -49,6 +49,7 @@ class Settings:
     model_timeout: float = 60.0
     proposer: str = "rules"
     router: str = "rules"
+    web_token: str | None = None  # `brain serve` off loopback requires it
 
     @property
     def model_configured(self) -> bool:
@@ -84,6 +85,7 @@ class Settings:
             model_extra=extra,
             proposer=env.get("BRAIN_PROPOSER") or "rules",
             router=env.get("BRAIN_ROUTER") or "rules",
+            web_token=env.get("BRAIN_WEB_TOKEN") or None,
         )
         settings.validate()
         return settings

@@ -1,10 +1,46 @@
-"""`brain serve`: the web API (POST /api/ask, POST /api/records)."""
+"""`brain serve`: the web pages and the JSON API (default http://127.0.0.1:8737).
+
+On loopback it needs nothing; on any other address it refuses to start without an access
+token (`--token` or BRAIN_WEB_TOKEN), and then every request needs it. `--background`
+starts it detached (pid file in BRAIN_HOME) and returns once it answers; `--stop` stops it."""
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
 import click
 
+from companybrain.errors import ConfigError, InputError
 from companybrain.surfaces.cli.context import CliState, pass_state
+
+PID_FILE = "web.pid"
+LOG_FILE = "web.log"
+START_WAIT_S = 30.0
+STOP_WAIT_S = 10.0
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _url(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return f"http://{shown}:{port}/"
 
 
 @click.command("serve")
@@ -17,12 +53,118 @@ from companybrain.surfaces.cli.context import CliState, pass_state
     metavar="PERSON",
     help="Answer every request as this person (their record access applies).",
 )
+@click.option(
+    "--token",
+    default=None,
+    help="Access token every request must carry [env BRAIN_WEB_TOKEN]; required off loopback.",
+)
+@click.option("--background", is_flag=True, help="Start detached, print the URL and return.")
+@click.option("--stop", is_flag=True, help="Stop the server started with --background.")
 @pass_state
-def serve_cmd(state: CliState, host: str, port: int, as_person: str | None) -> None:
-    """Serve the web API: POST /api/ask (the answer object of `brain ask --json`) and
-    POST /api/records (a typed record, always stored as chat)."""
+def serve_cmd(
+    state: CliState,
+    host: str,
+    port: int,
+    as_person: str | None,
+    token: str | None,
+    background: bool,
+    stop: bool,
+) -> None:
+    """Serve the pages (Ask, Owners, Record, Add record, Board, Review, Graph) and the JSON
+    API (`POST /api/ask` returns the answer object of `brain ask --json`; docs at /docs)."""
+    home = state.settings.home
+    if stop:
+        click.echo(stop_background(home))
+        return
+    token = token or state.settings.web_token
+    loopback = is_loopback(host)
+    if not loopback and not token:
+        raise ConfigError(
+            f"--host {host} is not loopback: set an access token with --token or BRAIN_WEB_TOKEN"
+        )
+    if background:
+        click.echo(start_background(home, state.settings.graph, host, port, as_person, token))
+        return
     import uvicorn
 
     from companybrain.surfaces.web import create_app
 
-    uvicorn.run(create_app(state.settings, as_person), host=host, port=port, log_level="warning")
+    app = create_app(
+        state.settings, as_person, token=token, allowed_hosts=LOOPBACK_NAMES if loopback else None
+    )
+    click.echo(f"serving {_url(host, port)} (Ctrl-C stops it)", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
+
+
+def _running(pid_file: Path) -> int | None:
+    try:
+        pid = int(pid_file.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        return pid
+    return pid
+
+
+def start_background(
+    home: Path, graph: str, host: str, port: int, as_person: str | None, token: str | None
+) -> str:
+    """Start `brain serve` detached; return once it answers (or say why it did not)."""
+    home.mkdir(parents=True, exist_ok=True)
+    pid_file = home / PID_FILE
+    running = _running(pid_file)
+    if running:
+        url = pid_file.read_text().split()[1] if len(pid_file.read_text().split()) > 1 else ""
+        return f"already serving {url} (pid {running}); stop it with `brain serve --stop`"
+    args = [sys.executable, "-m", "companybrain", "serve", "--host", host, "--port", str(port)]
+    if as_person:
+        args += ["--as", as_person]
+    env = dict(os.environ)
+    env["BRAIN_HOME"] = str(home)
+    env["BRAIN_GRAPH"] = graph
+    if token:
+        env["BRAIN_WEB_TOKEN"] = token  # never on the command line, where `ps` shows it
+    log = (home / LOG_FILE).open("ab")
+    process = subprocess.Popen(
+        args, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True
+    )
+    log.close()
+    url = _url(host, port)
+    pid_file.write_text(f"{process.pid} {url}\n")
+    deadline = time.monotonic() + START_WAIT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pid_file.unlink(missing_ok=True)
+            raise InputError(f"brain serve exited with {process.returncode}: see {home / LOG_FILE}")
+        try:
+            with urllib.request.urlopen(f"{url}favicon.ico", timeout=1):
+                break
+        except urllib.error.HTTPError:
+            break  # it answers (a token is required)
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.2)
+    else:
+        return f"started pid {process.pid}, not answering yet at {url}: see {home / LOG_FILE}"
+    return f"serving {url} (pid {process.pid}); stop it with `brain serve --stop`"
+
+
+def stop_background(home: Path) -> str:
+    pid_file = home / PID_FILE
+    pid = _running(pid_file)
+    if pid is None:
+        pid_file.unlink(missing_ok=True)
+        return "no background server is running"
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_WAIT_S
+    while time.monotonic() < deadline and _running(pid_file):
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # our own child (started by this process): reap it
+        time.sleep(0.1)
+    if _running(pid_file):
+        os.kill(pid, signal.SIGKILL)
+    pid_file.unlink(missing_ok=True)
+    return f"stopped the web server (pid {pid})"

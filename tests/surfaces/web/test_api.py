@@ -62,7 +62,15 @@ def test_typed_records_are_stored_as_chat_and_cannot_outrank(
         "text": "Cy Park owns the billing gateway now.", "author": "cy", "kind": "change_control",
         "id": "web-1"})  # fmt: skip
     assert stored.status_code == 200, stored.text
-    assert stored.json() == {"id": "web-1", "kind": "chat", "kept": 1, "refused": 0}
+    body = stored.json()
+    assert {k: body[k] for k in ("id", "kind", "authority", "kept", "refused")} == {
+        "id": "web-1", "kind": "chat", "authority": 35, "kept": 1, "refused": 0}  # fmt: skip
+    # it names the billing gateway: its owner answer is asked before and after, unchanged
+    [effect] = body["effects"]
+    assert effect["subject"]["id"] == "billing-gateway"
+    assert effect["before"] == effect["after"]
+    assert effect["after"]["lines"] == ["owner: Bo Lind (bo)"]
+    assert effect["changed"] is False
     assert store.read("MATCH (s:Source {id: 'web-1'}) RETURN s.kind AS k, s.authority AS a") == [
         {"k": "chat", "a": 35}
     ]

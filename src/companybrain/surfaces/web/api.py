@@ -1,0 +1,137 @@
+"""The JSON API: one call for every action of the pages, documented at /docs. `POST
+/api/ask` returns exactly the answer object of spec/answers.md (as `brain ask --json`).
+Every call takes `graph` and, unless the server is pinned to a person, `as`."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from companybrain.surfaces.web import code, company
+from companybrain.surfaces.web.context import WebContext, now_utc
+
+GRAPH = Query(default=None, description="The graph to read [default: the server's].")
+AS = Query(default=None, alias="as", description="Ask as this person (their record access).")
+
+
+class AskBody(BaseModel):
+    question: str = Field(min_length=1, max_length=2000)
+    now: str | None = None
+    as_of: str | None = None
+    as_: str | None = Field(default=None, alias="as")
+    graph: str | None = None
+
+
+class RecordBody(BaseModel):
+    text: str = Field(min_length=1, max_length=100_000)
+    author: str
+    id: str | None = Field(default=None, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
+    about: list[str] = Field(default_factory=list)
+    kind: str = "chat"  # accepted, never honoured: typed records are chat
+    as_: str | None = Field(default=None, alias="as")
+    graph: str | None = None
+
+
+class SyncBody(BaseModel):
+    repo: str | None = None
+    graph: str | None = None
+
+
+def router(web: WebContext) -> APIRouter:
+    r = APIRouter(prefix="/api", tags=["api"])
+
+    def asker(graph: str | None, person: str | None) -> tuple[Any, Any]:
+        brain = web.brain(graph)
+        return brain, web.asker(brain.store, person)
+
+    @r.get("/status")
+    def status(graph: str | None = GRAPH) -> dict[str, Any]:
+        """What `brain status` says about the graph."""
+        return web.brain(graph).status()
+
+    @r.post("/ask")
+    def ask(body: AskBody) -> dict[str, Any]:
+        """The answer object of spec/answers.md."""
+        brain, who = asker(body.graph, body.as_)
+        return brain.ask(
+            body.question, now=body.now, as_of=body.as_of, as_person=who.person
+        ).to_dict()
+
+    @r.post("/records")
+    def add_record(body: RecordBody) -> dict[str, Any]:
+        """Store a typed record (always chat, authority 35) and say what it did to the owner
+        answers of the services and projects it names."""
+        brain, who = asker(body.graph, body.as_)
+        return company.add_record(
+            brain.store, brain.settings, who, text=body.text, author=web.pinned or body.author,
+            about=body.about, now=now_utc(), record_id=body.id,
+        )  # fmt: skip
+
+    @r.get("/record")
+    def record(id: str, graph: str | None = GRAPH, as_: str | None = AS) -> dict[str, Any]:
+        """A record with its quoted spans and the facts kept and rejected (404 if unseen)."""
+        brain, who = asker(graph, as_)
+        view = company.record_view(brain.store, id, who)
+        view["spans"] = [{"text": p.text, "quoted": p.marked} for p in view.pop("pieces")]
+        return view
+
+    @r.get("/owners")
+    def owners(graph: str | None = GRAPH, as_: str | None = AS) -> list[dict[str, Any]]:
+        """Every service and project: its owner now, or why none, and its claims."""
+        brain, who = asker(graph, as_)
+        return company.owners(brain.store, brain.settings, who, now_utc())
+
+    @r.get("/graph")
+    def graph_node(
+        id: str, label: str | None = None, graph: str | None = GRAPH, as_: str | None = AS
+    ) -> dict[str, Any]:
+        """A node and its neighbours (404 for a node the person may not see)."""
+        brain, who = asker(graph, as_)
+        return code.neighbourhood(brain.store, id, label, who.viewer)
+
+    @r.get("/board")
+    def board(graph: str | None = GRAPH, as_: str | None = AS) -> dict[str, Any]:
+        """The board's tiles and handoffs."""
+        brain, who = asker(graph, as_)
+        store = web.board(graph)
+        try:
+            return code.board_view(brain.store, store, who.viewer)
+        finally:
+            if store is not None:
+                store.close()
+
+    @r.get("/board/item")
+    def board_item(id: str, graph: str | None = GRAPH, as_: str | None = AS) -> dict[str, Any]:
+        """What one work item produced."""
+        brain, who = asker(graph, as_)
+        store = web.board(graph)
+        try:
+            return code.board_item(brain.store, store, id, who.viewer)
+        finally:
+            if store is not None:
+                store.close()
+
+    @r.get("/repos")
+    def repos(graph: str | None = GRAPH) -> list[dict[str, Any]]:
+        return code.repositories(web.brain(graph).store)
+
+    @r.get("/commits")
+    def commits(repo: str, graph: str | None = GRAPH) -> list[dict[str, Any]]:
+        """A repository's commits, newest first."""
+        return code.commit_list(web.brain(graph).store, repo)
+
+    @r.get("/review")
+    def review(sha: str, repo: str | None = None, graph: str | None = GRAPH) -> dict[str, Any]:
+        """One commit: its diff and the decisions it touches (as `brain review`)."""
+        return code.commit_review(web.brain(graph).store, repo, sha)
+
+    @r.post("/sync")
+    async def sync(body: SyncBody) -> dict[str, Any]:
+        """Read the repository's new commits, run the board, say what changed."""
+        brain = web.brain(body.graph)
+        return await asyncio.to_thread(code.sync, web.settings, brain.store, body.repo)
+
+    return r

@@ -1,0 +1,100 @@
+"""The web app (`brain serve`): HTML pages and a JSON API over one FalkorDB server.
+
+Started `--as PERSON`, every page and call is that person's: their record access applies
+and no request can ask as anyone else. Off loopback it needs an access token (see
+security.py); on loopback it answers only to loopback host names, so that another site
+cannot reach it through DNS rebinding."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+from companybrain.config import Settings
+from companybrain.errors import BrainError
+from companybrain.surfaces.web import api, pages, security
+from companybrain.surfaces.web.context import NotFound, WebContext
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(
+    settings: Settings,
+    as_person: str | None = None,
+    *,
+    token: str | None = None,
+    allowed_hosts: list[str] | None = None,
+) -> FastAPI:
+    web = WebContext(settings=settings, pinned=as_person, token=token or None)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        web.close()
+
+    app = FastAPI(
+        lifespan=lifespan,
+        title="companybrain",
+        version="1",
+        description="Answers that cite their records or refuse. Pages at /, API under /api.",
+    )
+    app.state.web = web
+    html = pages.Pages(web)
+
+    def _page(request: Request) -> bool:
+        return not request.url.path.startswith("/api/")
+
+    def _error_page(request: Request, status: int, message: str) -> Response:
+        if not _page(request):
+            return JSONResponse({"error": message}, status_code=status)
+        return html.templates.TemplateResponse(
+            request,
+            "error.html",
+            {
+                "page": "error", "title": str(status), "graph": settings.graph, "graphs": [],
+                "pinned": as_person, "as_person": None, "keep": {}, "status": status,
+                "error": message, "url": html.url_maker(settings.graph, None),
+            },
+            status_code=status,
+        )  # fmt: skip
+
+    @app.exception_handler(NotFound)
+    async def not_found(request: Request, exc: NotFound) -> Response:
+        return _error_page(request, 404, str(exc))
+
+    @app.exception_handler(BrainError)
+    async def brain_error(request: Request, exc: BrainError) -> Response:
+        return _error_page(request, 400, str(exc))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        return _error_page(request, exc.status_code, str(exc.detail))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        if not _page(request):
+            return JSONResponse({"detail": exc.errors()}, status_code=422)
+        where = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'][1:])}: {e['msg']}" for e in exc.errors()
+        )
+        return _error_page(request, 422, where)
+
+    app.middleware("http")(security.guard(web.token))
+    if allowed_hosts:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(api.router(web))
+    app.include_router(pages.router(web))
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(status_code=204)
+
+    return app

@@ -1,0 +1,91 @@
+"""What every page and API call shares: the settings, the person the server is pinned to,
+one open Brain per graph, and who is asking. A graph is chosen by name only among those
+that exist, so that a request can never create one."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from companybrain.ask.engine import viewer_for
+from companybrain.board.options import board_graph
+from companybrain.brain import Brain
+from companybrain.config import Settings
+from companybrain.errors import InputError
+from companybrain.graph.connection import Store
+from companybrain.policy.access import Viewer
+
+
+class NotFound(InputError):
+    """Nothing to show (or nothing this person may see): the page answers 404."""
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who a request is for: the person (None: unrestricted) and their view."""
+
+    person: str | None
+    viewer: Viewer
+
+
+@dataclass
+class WebContext:
+    settings: Settings
+    pinned: str | None = None  # `brain serve --as PERSON`: every request is this person's
+    token: str | None = None  # required on every request when set
+    _brains: dict[str, Brain] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def default_graph(self) -> str:
+        return self.settings.graph
+
+    def graphs(self) -> list[str]:
+        """The graphs a page may show: every graph on the server but the boards."""
+        names = set(self.brain(None).store.list_graphs()) | {self.default_graph}
+        return sorted(n for n in names if not n.endswith("_board"))
+
+    def brain(self, graph: str | None) -> Brain:
+        name = graph or self.default_graph
+        with self._lock:
+            found = self._brains.get(name)
+            if found is None:
+                if name != self.default_graph and name not in self._existing():
+                    raise NotFound(f"no graph named {name!r}")
+                found = Brain(settings=self.settings.with_(graph=name))
+                self._brains[name] = found
+            return found
+
+    def board(self, graph: str | None) -> Store | None:
+        """The board graph beside a brain, when there is one."""
+        brain = self.brain(graph)
+        name = board_graph(brain.store.graph_name)
+        if name not in brain.store.list_graphs():
+            return None
+        return brain.store.for_graph(name)
+
+    def _existing(self) -> set[str]:
+        default = self._brains.get(self.default_graph)
+        if default is None:
+            default = Brain(settings=self.settings)
+            self._brains[self.default_graph] = default
+        return set(default.store.list_graphs())
+
+    def asker(self, store: Store, chosen: str | None) -> Asker:
+        """The pinned person, else the one chosen in the form; an unknown id is an error."""
+        chosen = (chosen or "").strip() or None
+        if self.pinned and chosen and chosen != self.pinned:
+            raise InputError(f"this server answers as {self.pinned!r} only")
+        person = self.pinned or chosen
+        return Asker(person, viewer_for(store, person))
+
+    def close(self) -> None:
+        with self._lock:
+            for brain in self._brains.values():
+                brain.close()
+            self._brains.clear()
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
