@@ -65,19 +65,30 @@ def binaries() -> tuple[str, str]:
     return server, module
 
 
-def _probe(sock: Path, timeout: float = 1.0) -> str | None:
-    """A raw RESP PING, so that checking liveness needs no client library: "ready", "loading"
-    (alive but still replaying its append-only file, which rebuilds the full-text index) or
-    None (nothing answers)."""
+def _command(sock: Path, *args: str, timeout: float = 1.0) -> bytes | None:
+    """One raw RESP command and the start of its reply, so that managing the server needs
+    no client library. None when nothing answers."""
     if not sock.exists():
         return None
+    request = f"*{len(args)}\r\n".encode()
+    for arg in args:
+        data = arg.encode()
+        request += b"$%d\r\n%s\r\n" % (len(data), data)
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
             s.settimeout(timeout)
             s.connect(str(sock))
-            s.sendall(b"*1\r\n$4\r\nPING\r\n")
-            reply = s.recv(64)
+            s.sendall(request)
+            return s.recv(4096)
     except OSError:
+        return None
+
+
+def _probe(sock: Path, timeout: float = 1.0) -> str | None:
+    """PING: "ready", "loading" (alive but still replaying its append-only file, which
+    rebuilds the full-text index) or None (nothing answers)."""
+    reply = _command(sock, "PING", timeout=timeout)
+    if reply is None:
         return None
     if reply.startswith(b"+PONG"):
         return "ready"
@@ -181,13 +192,19 @@ class EmbeddedServer:
     def _start(self) -> None:
         server, module = binaries()
         self.paths.data.mkdir(parents=True, exist_ok=True)
+        # Recovery from a snapshot alone: with no append-only file, a server started with
+        # appendonly on would start empty and ignore dump.rdb. Load the snapshot first, then
+        # turn the append-only file on (written from what was loaded).
+        from_snapshot = (self.paths.data / "dump.rdb").exists() and not any(
+            (self.paths.data / "appendonlydir").glob("*.manifest")
+        )
         args = [
             server,
             "--port", "0",
             "--unixsocket", str(self.paths.socket),
             "--unixsocketperm", "700",
             "--dir", str(self.paths.data),
-            "--appendonly", "yes",
+            "--appendonly", "no" if from_snapshot else "yes",
             "--appendfsync", "always" if self.durable else "everysec",
             "--save", "",
             "--daemonize", "yes",
@@ -203,6 +220,23 @@ class EmbeddedServer:
             )
         if not self._wait_ready(None, START_TIMEOUT_S):
             raise StoreError(f"the database did not come up; see {self.paths.logfile}")
+        if from_snapshot:
+            self._append_only_from_snapshot()
+
+    def _append_only_from_snapshot(self) -> None:
+        """Turn the append-only file on after loading dump.rdb, and wait until it is written:
+        until then a crash would start from the snapshot again, which is still safe."""
+        reply = _command(self.paths.socket, "CONFIG", "SET", "appendonly", "yes")
+        if not (reply or b"").startswith(b"+OK"):
+            raise StoreError(f"could not turn the append-only file on: {reply!r}")
+        deadline = time.monotonic() + LOAD_TIMEOUT_S
+        while time.monotonic() < deadline:
+            info = _command(self.paths.socket, "INFO", "persistence", timeout=5.0) or b""
+            done = (b"aof_enabled:1", b"aof_rewrite_in_progress:0", b"aof_rewrite_scheduled:0")
+            if all(field in info for field in done):
+                return
+            time.sleep(0.05)
+        raise StoreError(f"the append-only file was not written; see {self.paths.logfile}")
 
     def _wait_ready(self, pid: int | None, timeout: float) -> bool:
         """Wait until the server answers PING. While it answers LOADING the wait goes on up

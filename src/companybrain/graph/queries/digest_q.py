@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from companybrain.graph.connection import Store
 
 
+# Bookkeeping of a run, not data: the ingestion checkpoint names its run and clock.
+BOOKKEEPING_KEYS = ("ingest",)
+
+
 def _canon(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=True, default=str)
 
@@ -23,8 +27,13 @@ def _node_key(labels: list[str] | None, props: dict[str, Any] | None) -> str:
 
 
 def graph_rows(store: Store) -> tuple[list[str], list[str]]:
-    """Every node and every edge, each as one canonical line, sorted."""
-    nodes = store.read("MATCH (n) RETURN labels(n) AS labels, properties(n) AS props")
+    """Every node and every edge, each as one canonical line, sorted (run bookkeeping left
+    out)."""
+    nodes = store.read(
+        "MATCH (n) WHERE NOT (n:Meta AND n.key IN $skip) "
+        "RETURN labels(n) AS labels, properties(n) AS props",
+        {"skip": list(BOOKKEEPING_KEYS)},
+    )
     edges = store.read(
         "MATCH (a)-[r]->(b) RETURN labels(a) AS a_labels, properties(a) AS a_props, "
         "type(r) AS type, properties(r) AS props, labels(b) AS b_labels, properties(b) AS b_props"
