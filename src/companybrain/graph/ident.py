@@ -1,6 +1,8 @@
 """Identifiers (labels, relationship types, property names) cannot be Cypher parameters.
-The few places that need one in a query string pass it through `ident`, which accepts only
-plain names; values always travel as `$params`."""
+The few places that need one in a query string pass it through `ident`, the single gate:
+it accepts only names on the fixed allow-list below, so that nothing read from data (a
+front-matter key, a kind, a column header) can ever name a label, a relationship type or
+a property. Values always travel as `$params`."""
 
 from __future__ import annotations
 
@@ -8,12 +10,38 @@ import re
 
 from companybrain.errors import InputError
 
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+# The graph model's vocabulary (docs/graph-model.md). A new label, relationship type or
+# indexed property is added here on purpose, in code review, never from data.
+LABELS = frozenset(
+    {
+        "Agent", "Commit", "Decision", "File", "Finding", "Group", "Handoff", "Instruction",
+        "InstructionSection", "Item", "Meta", "OwnershipClaim", "Person", "Project",
+        "Rejection", "Service", "Source", "Team",
+    }
+)  # fmt: skip
+RELATIONSHIPS = frozenset(
+    {
+        "ABOUT", "ATTESTS", "AUTHORED", "CLAIMED", "COMMENT_ON", "COMMITTED", "CONFIRMED",
+        "CO_AUTHORED", "DEPENDS_ON", "FOUND", "HAS_FINDING", "HAS_SECTION", "IN_GROUP",
+        "LED_BY", "MEMBER_OF", "MENTIONS", "MOTIVATED_BY", "NAMES_OWNER", "PARENT", "PART_OF",
+        "RAISED", "RATIONALE", "RECORDED_IN", "REJECTED", "REJECTED_FROM", "RENAMED_TO",
+        "REPLY_TO", "RESOLVED", "SET_INSTRUCTION", "STATED_IN", "SUPERSEDES", "TOUCHED",
+        "WORKED_WITH",
+    }
+)  # fmt: skip
+# Properties that index and constraint definitions name.
+PROPERTIES = frozenset({"id", "key", "kind", "status", "text", "title"})
+# Query variables that index definitions use (`FOR (n:Label) ON (n.prop)`).
+VARIABLES = frozenset({"n"})
+ALLOWED = LABELS | RELATIONSHIPS | PROPERTIES | VARIABLES
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 
 
 def ident(name: str) -> str:
-    if not isinstance(name, str) or not _IDENT.match(name):
-        raise InputError(f"not a valid graph identifier: {name!r}")
+    """`name` unchanged when it is on the allow-list; InputError for anything else."""
+    if not isinstance(name, str) or not _IDENT.fullmatch(name) or name not in ALLOWED:
+        raise InputError(f"not an allowed graph identifier: {name!r}")
     return name
 
 
