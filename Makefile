@@ -44,9 +44,13 @@ demo: install
 	$(BRAIN) --graph story review fix-router-again --repo $(STORY)
 	$(BRAIN) --graph story review fix-router --repo $(STORY)
 	$(BRAIN) --graph story ask "What was tried and failed with the router prompt?"
+	$(BRAIN) serve --background
+	@echo "The web app runs on the demo data at http://127.0.0.1:8737/ (Ask, Owners, Board, Review, Graph; pick the graph 'story' for the review story). Stop it with: $(BRAIN) serve --stop"
 
 test: install
+	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	$(PY) -m pytest -q
+	@echo "Screenshots of the web pages: $${BRAIN_SCREENSHOTS:-$(CURDIR)/.brain/screenshots}"
 
 lint: install
 	$(VENV)/bin/ruff check src tests benchmarks
@@ -57,5 +61,6 @@ bench: install
 	$(PY) -m benchmarks
 
 clean:
+	-$(BRAIN) serve --stop
 	-$(BRAIN) db stop
 	rm -rf $(VENV) .brain .pytest_cache .mypy_cache .ruff_cache
