@@ -78,6 +78,13 @@ def ask(
     question = question.strip()
     if not question:
         raise InputError("the question is empty")
+    if "\x00" in question:  # it would cut the query text short
+        raise InputError("the question contains a NUL character")
+    if not question.isascii():
+        try:
+            question.encode("utf-8")
+        except UnicodeEncodeError as exc:  # undecodable bytes on a command line
+            raise InputError(f"the question is not valid Unicode text ({exc.reason})") from exc
     clock = parse_now(now)
     viewer = viewer_for(store, as_person)
     catalog = load_catalog(store, viewer)

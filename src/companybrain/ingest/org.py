@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -66,7 +67,38 @@ def _name(item: dict[str, Any], where: str) -> str:
     return name.strip()
 
 
+def _storable(value: Any, where: str) -> None:
+    """A NUL would cut the query text short and a lone surrogate is not text."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _storable(key, where)
+            _storable(item, f"{where}.{key}" if where else str(key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _storable(item, f"{where}[{i}]")
+    elif isinstance(value, str):
+        if "\x00" in value:
+            raise InputError(f"{where}: contains a NUL character")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InputError(f"{where}: is not valid Unicode text ({exc.reason})") from exc
+
+
+def _groups(value: Any, where: str) -> tuple[str, ...]:
+    """Group names become ids of Group nodes: no surrounding space, no control characters."""
+    groups = _strs(value, where)
+    for group in groups:
+        if group != group.strip() or any(unicodedata.category(c) == "Cc" for c in group):
+            raise InputError(
+                f"{where}: group {group!r} has surrounding space or a control character"
+            )
+    return groups
+
+
 def org_from_mapping(data: dict[str, Any], where: str = "org.yaml") -> Org:
+    for key, value in data.items():
+        _storable(value, f"{where}: {key}")
     company = data.get("company")
     if not isinstance(company, str) or not company.strip():
         raise InputError(f"{where}: missing `company`")
@@ -85,7 +117,7 @@ def org_from_mapping(data: dict[str, Any], where: str = "org.yaml") -> Org:
             aliases=_strs(item.get("aliases"), f"{at}.aliases"),
             team=str(item["team"]) if item.get("team") is not None else None,
             email=str(item["email"]) if item.get("email") else None,
-            groups=_strs(item.get("groups"), f"{at}.groups"),
+            groups=_groups(item.get("groups"), f"{at}.groups"),
         ))  # fmt: skip
     seen_teams: set[str] = set()
     for i, item in enumerate(_list(data, "teams", where)):

@@ -4,6 +4,7 @@ what is wrong; it never stops the rest of the corpus."""
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,6 +133,11 @@ def to_record(raw: dict[str, Any], org: Org) -> tuple[Record, list[Problem]]:
     rid = _str(raw, "id")
     if not rid or not rid.strip():
         raise BadRecord("missing required field `id`")
+    _storable(raw)
+    if any(unicodedata.category(c) == "Cc" for c in rid.strip()):
+        raise BadRecord(
+            f"field `id` {rid.strip()!r} holds a control character (tab, line break, ...)"
+        )
     kind = _str(raw, "kind")
     if not kind:
         raise BadRecord("missing required field `kind`")
@@ -167,7 +173,7 @@ def to_record(raw: dict[str, Any], org: Org) -> tuple[Record, list[Problem]]:
             raise BadRecord(f"field `about` names unknown service or project id {sid!r}")
     acl = raw.get("acl")
     acl_groups = _ids(raw, "acl") if acl is not None else None
-    extra = {k: v for k, v in raw.items() if k not in KNOWN_FIELDS and k != "__where__"}
+    extra = {str(k): v for k, v in raw.items() if k not in KNOWN_FIELDS and k != "__where__"}
     record = Record(
         id=rid.strip(), kind=kind, at=at, effective_at=effective, text=text,
         author=_str(raw, "author"), title=_str(raw, "title"), parent=_str(raw, "parent"),
@@ -177,6 +183,32 @@ def to_record(raw: dict[str, Any], org: Org) -> tuple[Record, list[Problem]]:
         origin=where, extra=extra,
     )  # fmt: skip
     return record, warnings
+
+
+def _storable(raw: dict[str, Any]) -> None:
+    """A NUL would cut the query text short and a lone surrogate is not text: either is
+    refused here, naming the field, before anything reaches the database."""
+    for key, value in raw.items():
+        if key == "__where__":
+            continue
+        for text in (key, *_texts(value)):
+            if not isinstance(text, str):
+                continue
+            name = str(key).encode("unicode_escape").decode("ascii")
+            if "\x00" in text:
+                raise BadRecord(f"field `{name}` contains a NUL character")
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise BadRecord(f"field `{name}` is not valid Unicode text ({exc.reason})") from exc
+
+
+def _texts(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in (k, *_texts(v))]
+    if isinstance(value, list | tuple):
+        return [t for v in value for t in _texts(v)]
+    return [value]
 
 
 def record_files(folder: Path) -> Iterator[Path]:

@@ -1,0 +1,127 @@
+"""Values that cannot be stored are refused with one clear message naming the file and the
+field, and the rest of the corpus is still ingested. A NUL character would cut the query
+text short; a lone surrogate is not text; and FalkorDB (the pinned version) crashes when a
+uniquely indexed id starts or ends with white space or holds a control character, so ids
+never may."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companybrain.config import Settings
+from companybrain.errors import InputError
+from companybrain.graph.connection import Store
+from companybrain.ingest.org import org_from_mapping
+from companybrain.ingest.pipeline import ingest
+from companybrain.ingest.records import BadRecord, to_record
+from tests.ingest.corpus_builder import ORG, md, write_corpus
+from tests.security.graphcheck import sources
+from tests.security.hostile import tried
+
+GOOD = {"id": "OK-1", "kind": "wiki", "at": "2026-10-05T10:00:00Z", "text": "fine"}
+BAD_RECORDS = [
+    ({"id": "A\x00B"}, "id"),
+    ({"id": "A\x01B"}, "id"),
+    ({"id": "A\tB"}, "id"),
+    ({"id": "A\nB"}, "id"),
+    ({"id": "A\x0bB"}, "id"),
+    ({"title": "x\x00y"}, "title"),
+    ({"text": "body \x00 more"}, "text"),
+    ({"channel": "\x00"}, "channel"),
+    ({"weird\x00key": "v"}, "weird"),
+    ({"note": ["a", "b\x00"]}, "note"),
+    ({"title": "half \ud800 a pair"}, "title"),
+    ({"text": "\udfff"}, "text"),
+]
+
+
+@pytest.mark.parametrize(("change", "field"), BAD_RECORDS)
+def test_a_bad_value_rejects_its_record_alone(
+    store: Store, settings: Settings, tmp_path: Path, change: dict, field: str
+) -> None:
+    tried("refused_values.records")
+    bad = {**GOOD, "id": "BAD-1", **change}
+    lines = json.dumps(GOOD) + "\n" + json.dumps(bad) + "\n"
+    folder = write_corpus(tmp_path / "c", {})
+    (folder / "records.jsonl").write_text(lines)
+    report = ingest(store, folder, settings)
+    assert len(report.rejected) == 1, report.rejected
+    problem = report.rejected[0]
+    assert problem.where.endswith("records.jsonl:2")
+    assert field in problem.message
+    assert set(sources(store)) == {"OK-1"}
+
+
+@pytest.mark.parametrize("rid", [" padded", "padded ", "\ttab", "x\x01", "x\x7f", "a\u0085b"])
+def test_ids_with_control_characters_are_refused_before_the_database(rid: str) -> None:
+    """(Surrounding spaces are stripped, as before; control characters are refused.)"""
+    tried("refused_values.records")
+    org = org_from_mapping(ORG)
+    raw = {**GOOD, "id": rid, "__where__": "f.md"}
+    if rid.strip() != rid and rid.strip().isprintable():
+        record, _ = to_record(raw, org)
+        assert record.id == rid.strip()
+    else:
+        with pytest.raises(BadRecord, match="`id`"):
+            to_record(raw, org)
+
+
+def test_markdown_front_matter_with_a_nul_names_the_file(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    tried("refused_values.records")
+    folder = write_corpus(
+        tmp_path / "c",
+        {
+            "good.md": md({"id": "G-1", "kind": "wiki", "at": "2026-10-05T10:00:00Z"}, "ok"),
+            "bad.md": '---\nid: "B\\0"\nkind: wiki\nat: 2026-10-05T10:00:00Z\n---\nbody\n',
+        },
+    )
+    report = ingest(store, folder, settings)
+    assert [p.where.rsplit("/", 1)[-1] for p in report.rejected] == ["bad.md"]
+    assert "`id`" in report.rejected[0].message
+    assert set(sources(store)) == {"G-1"}
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        (lambda o: o["people"][0].update(name="Ana\x00Ruiz"), "people[0]"),
+        (lambda o: o["people"][1].update(aliases=["B\ud800"]), "people[1]"),
+        (lambda o: o["people"][0].update(groups=["pay\x01"]), "people[0].groups"),
+        (lambda o: o["people"][0].update(groups=[" pay"]), "people[0].groups"),
+        (lambda o: o["people"][0].update(groups=["pay\n"]), "people[0].groups"),
+        (lambda o: o["services"][0].update(name="Billing\x00"), "services[0]"),
+        (lambda o: o.update(company="Test\x00co"), "company"),
+    ],
+)
+def test_org_values_that_cannot_be_stored_name_the_field(change, where: str) -> None:  # type: ignore[no-untyped-def]
+    tried("refused_values.org")
+    org = json.loads(json.dumps(ORG))
+    change(org)
+    with pytest.raises(InputError) as caught:
+        org_from_mapping(org, "org.yaml")
+    assert "org.yaml" in str(caught.value) and where in str(caught.value)
+
+
+def test_a_question_with_a_nul_is_refused_clearly(store: Store, settings: Settings) -> None:
+    from companybrain.ask.engine import ask
+
+    tried("refused_values.questions")
+    with pytest.raises(InputError, match="question"):
+        ask(store, settings, "Who owns the billing\x00 gateway?", now="2026-10-20T12:00:00Z")
+
+
+def test_a_question_with_undecodable_bytes_is_refused_clearly(
+    store: Store, settings: Settings
+) -> None:
+    """A command line with bytes that are not UTF-8 arrives as lone surrogates."""
+    from companybrain.ask.engine import ask
+
+    tried("refused_values.questions")
+    question = b"Who owns \xff billing?".decode("utf-8", "surrogateescape")
+    with pytest.raises(InputError, match="question"):
+        ask(store, settings, question, now="2026-10-20T12:00:00Z")
