@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from companybrain.board.options import board_graph
+from companybrain.graph.connection import Store
 from companybrain.surfaces.web import create_app
 from tests.conftest import REPO_ROOT
 from tests.surfaces.web.conftest import CC_QUOTE, DECISION, Served, Site
@@ -198,3 +200,29 @@ def test_with_a_token_the_browser_signs_in_first(browser: Any, site: Site) -> No
             assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
         finally:
             context.close()
+
+
+def _set_status(site: Site, item: str, status: str) -> None:
+    """Test-only Cypher: move one board item, as a worker would."""
+    board = Store(site.settings, board_graph(site.settings.graph))
+    try:
+        board.query(
+            "MATCH (s:Item {id: $id}) SET s.status = $status", {"id": item, "status": status}
+        )
+    finally:
+        board.close()
+
+
+def test_the_board_refreshes_live(page: Any, app_url: str, site: Site) -> None:
+    item = f"entry:{DECISION}"
+    page.goto(f"{app_url}/board")
+    tile = page.locator(f'g.tile[data-item="{item}"]')
+    assert tile.get_attribute("class") == "tile st-done"
+    page.wait_for_timeout(300)  # the event stream is open
+    _set_status(site, item, "claimed")
+    try:
+        page.wait_for_selector(f'g.tile.st-claimed[data-item="{item}"]', timeout=10_000)
+        assert page.inner_text('[data-count="claimed"]') == "1"
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+    finally:
+        _set_status(site, item, "done")

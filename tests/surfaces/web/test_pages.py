@@ -3,12 +3,16 @@ and that access rules and escaping hold on every one of them."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from fastapi.testclient import TestClient
 
+from companybrain.board.options import board_graph
+from companybrain.graph.connection import Store
 from companybrain.surfaces.web import create_app
+from tests.support.model_server import ScriptedModelServer, text, tool_call
 from tests.surfaces.web.conftest import CC_QUOTE, DECISION, NOW, Site
 
 
@@ -178,3 +182,50 @@ def test_openapi_documents_every_action(client: TestClient) -> None:
         "/api/ask", "/api/records", "/api/record", "/api/owners", "/api/graph", "/api/board",
         "/api/board/item", "/api/repos", "/api/commits", "/api/review", "/api/sync",
     } <= paths  # fmt: skip
+
+
+def test_with_a_model_the_page_streams_each_tool_call_of_the_agent(
+    site: Site, model_server: ScriptedModelServer
+) -> None:
+    settings = site.settings.with_(
+        model="scripted", model_base_url=model_server.base_url, model_api_key="test"
+    )
+    model_server.play(
+        tool_call("owner_of", {"subject": "billing-gateway"}),
+        text("Bo Lind owns the billing gateway [CC-1]."),
+    )
+    client = TestClient(create_app(settings))
+    with client.stream(
+        "GET", "/ask/stream", params={"q": "Who owns the billing gateway?", "now": NOW}
+    ) as reply:
+        body = "".join(reply.iter_text())
+    events = re.findall(r"event: (\w+)", body)
+    assert events == ["step", "answer", "done"]
+    step = json.loads(body.split("event: step\ndata: ")[1].split("\n")[0])
+    assert step.startswith("owner_of(subject='billing-gateway') · answered")
+    answer = json.loads(body.split("event: answer\ndata: ")[1].split("\n")[0])["html"]
+    assert "Bo Lind owns the billing gateway [CC-1]." in answer
+    assert "model-written" in answer
+    assert "1 citation checked" in answer
+    assert 'href="/record?id=CC-1"' in answer
+
+
+def test_handoffs_are_drawn_between_their_tiles(client: TestClient, site: Site) -> None:
+    older = "DECISIONS.md#2025-03-01: Use embedded FalkorDB"
+    board = Store(site.settings, board_graph(site.settings.graph))
+    try:  # test-only Cypher: a handoff as an agent would raise it
+        board.query(
+            "CREATE (:Handoff {id: 'h-test', relation: 'supersedes', from_entry: $a, "
+            "to_entry: $b, quote: 'q', raised_by: 'rules-1', status: 'confirmed', "
+            "settled_by: 'rules-2', reason: 'both quotes found'})",
+            {"a": DECISION, "b": older},
+        )
+        page = client.get("/board")
+        arcs = re.findall(r'<path class="arc h-confirmed" d="M [\d.]+ [\d.]+ Q', page.text)
+        assert len(arcs) == 1
+        assert "raised by rules-1, settled by rules-2: both quotes found" in _text(page.text)
+        item = client.get("/api/board/item", params={"id": f"entry:{DECISION}"}).json()
+        assert [h["id"] for h in item["handoffs"]] == ["h-test"]
+    finally:
+        board.query("MATCH (h:Handoff {id: 'h-test'}) DELETE h")
+        board.close()

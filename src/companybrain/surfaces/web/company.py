@@ -8,7 +8,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from companybrain.ask.catalog import PROJECT, SERVICE, Entity, load_catalog
+from companybrain.ask.catalog import PROJECT, SERVICE, Catalog, Entity, load_catalog
 from companybrain.ask.tools import AskContext, owner_of
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
@@ -153,12 +153,16 @@ def record_view(store: Store, record_id: str, asker: Asker) -> dict[str, Any]:
 
 
 def _owner_answer(
-    store: Store, settings: Settings, asker: Asker, entity: Entity, now: datetime
+    store: Store,
+    settings: Settings,
+    asker: Asker,
+    entity: Entity,
+    now: datetime,
+    catalog: Catalog | None = None,
 ) -> Answer:
-    catalog = load_catalog(store, asker.viewer)
-    ctx = AskContext(
-        store, settings, catalog, asker.viewer, f"Who owns {entity.name}?", QuestionTime(now)
-    )
+    catalog = catalog or load_catalog(store, asker.viewer)
+    question = f"Who owns {entity.name}?"
+    ctx = AskContext(store, settings, catalog, asker.viewer, question, QuestionTime(now))
     return owner_of(ctx, entity)
 
 
@@ -167,7 +171,7 @@ def owners(store: Store, settings: Settings, asker: Asker, now: datetime) -> lis
     catalog = load_catalog(store, asker.viewer)
     out = []
     for entity in catalog.of(SERVICE, PROJECT):
-        answer = _owner_answer(store, settings, asker, entity, now)
+        answer = _owner_answer(store, settings, asker, entity, now, catalog)
         timeline: list[dict[str, Any]] = []
         services = entity.extra.get("services", []) if entity.type == PROJECT else [entity.id]
         for sid in services:
