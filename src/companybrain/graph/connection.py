@@ -92,6 +92,7 @@ class Store:
                 settings.home, durable=settings.durable, on_wait=self._warming
             )
         self._schema_ready = False
+        self._aof_off = False  # an external server without appendonly: see wait_durable
         self._resilient(self._open, repeatable=True)
 
     def _open(self) -> None:
@@ -181,7 +182,7 @@ class Store:
         except redis.exceptions.ResponseError as exc:
             if read_only and "empty key" in str(exc):
                 return []  # the graph does not exist yet: nothing to read
-            raise StoreError(f"FalkorDB rejected a query: {exc}") from exc
+            raise _query_error(exc) from exc
         header = [
             column[1] if isinstance(column, list | tuple) else column for column in result.header
         ]
@@ -209,6 +210,40 @@ class Store:
             )
         except redis.exceptions.RedisError as exc:
             raise StoreError(f"FalkorDB command {args[0]} failed: {exc}") from exc
+
+    def explain(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[str]:
+        """The execution plan of a query (GRAPH.EXPLAIN, nothing runs), one operation a line."""
+        try:
+            plan = self._resilient(
+                lambda: self._graph.explain(cypher, dict(params or {})), repeatable=True
+            )
+        except redis.exceptions.ResponseError as exc:
+            raise _query_error(exc) from exc
+        return [line.strip() for line in str(plan).splitlines() if line.strip()]
+
+    def wait_durable(self, timeout_ms: int) -> bool:
+        """Block until every write so far is in the server's append-only file on disk
+        (`WAITAOF 1 0`), so that a crash cannot lose it. True when confirmed. The embedded
+        server always runs with appendonly; an external server without AOF cannot confirm
+        anything, so this is a no-op there (False) and durability is that server's own
+        configuration (docs/performance.md)."""
+        if self._aof_off:
+            return False
+        try:
+            local, _ = self._resilient(
+                lambda: self._db.connection.execute_command("WAITAOF", 1, 0, timeout_ms),
+                repeatable=True,
+            )
+        except redis.exceptions.ResponseError as exc:
+            if self.embedded is None and "appendonly" in str(exc).lower():
+                self._aof_off = True
+                return False
+            raise StoreError(f"FalkorDB could not confirm durability: {exc}") from exc
+        if int(local) < 1:
+            raise StoreError(
+                f"FalkorDB did not write to its append-only file within {timeout_ms} ms"
+            )
+        return True
 
     @contextmanager
     def traced(self) -> Iterator[None]:
@@ -270,6 +305,26 @@ class Store:
     def close(self) -> None:
         with suppress(redis.exceptions.RedisError):
             self._db.connection.close()
+
+
+def _query_error(exc: redis.exceptions.ResponseError) -> StoreError:
+    """One clear error for a query the server refused or stopped."""
+    text = str(exc)
+    lower = text.lower()
+    if "timed out" in lower:
+        return StoreError(
+            "the query ran past the server's time limit and was stopped "
+            f"(TIMEOUT_DEFAULT / TIMEOUT_MAX, see docs/performance.md): {text}"
+        )
+    if "mem consumption exceeded" in lower:
+        return StoreError(
+            f"the query needed more memory than the server allows (QUERY_MEM_CAPACITY): {text}"
+        )
+    if "max pending queries" in lower:
+        return StoreError(
+            f"the server is busy: too many queries waiting (MAX_QUEUED_QUERIES): {text}"
+        )
+    return StoreError(f"FalkorDB rejected a query: {text}")
 
 
 def _never_sent(exc: Exception) -> bool:

@@ -1,7 +1,13 @@
-"""A corpus folder (spec/corpus.md) or a single record file → org + valid records + problems."""
+"""A corpus folder (spec/corpus.md) or a single record file → org + valid records + problems.
+
+`open_corpus` streams: records are yielded one at a time (JSON Lines read a line at a time,
+one Markdown file at a time), so that memory stays flat in the size of the input. The one
+thing kept per record is its id, to refuse a duplicate. `read_corpus` collects the stream
+into lists for callers that want them whole (evals, small inputs)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,7 +17,7 @@ from companybrain.ingest.org import read_org
 from companybrain.ingest.records import (
     BadRecord,
     Problem,
-    read_jsonl,
+    iter_jsonl,
     read_markdown,
     record_files,
     to_record,
@@ -38,66 +44,146 @@ class CorpusRead:
         return [p for p in self.problems if not p.fatal]
 
 
-def raw_items(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], list[Problem], int]:
-    """Every raw record under `path` (a folder, a .md file or a .jsonl file)."""
-    items: list[dict[str, Any]] = []
-    problems: list[Problem] = []
-    files: list[Path] = []
+def record_paths(path: Path) -> list[Path]:
+    """Every record file under `path` (a folder, a .md file or a .jsonl file)."""
     if path.is_file():
-        files = [path]
-    else:
-        folder = path / "records"
-        if folder.is_dir():
-            files += list(record_files(folder))
-        elif not (path / "org.yaml").exists():
-            files += list(record_files(path))  # a plain folder of record files
-        files += sorted(path.glob("*.jsonl"))
+        return [path]
+    files: list[Path] = []
+    folder = path / "records"
+    if folder.is_dir():
+        files += list(record_files(folder))
+    elif not (path / "org.yaml").exists():
+        files += list(record_files(path))  # a plain folder of record files
+    files += sorted(path.glob("*.jsonl"))
+    return files
+
+
+def iter_raw(files: list[Path], max_bytes: int) -> Iterator[dict[str, Any] | Problem]:
+    """Raw records (dicts with `__where__`) and the problems of unreadable ones, in order."""
     for file in files:
         if file.suffix == ".jsonl":
-            got, bad = read_jsonl(file, max_bytes)
+            yield from iter_jsonl(file, max_bytes)
         elif file.suffix == ".md":
             got, bad = read_markdown(file, max_bytes)
+            yield from got
+            yield from bad
         else:
             raise InputError(f"{file}: not a record file (expected .md or .jsonl)")
-        items += got
-        problems += bad
+
+
+def raw_items(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], list[Problem], int]:
+    """Every raw record under `path`, whole (small inputs and tests)."""
+    files = record_paths(path)
+    items: list[dict[str, Any]] = []
+    problems: list[Problem] = []
+    for item in iter_raw(files, max_bytes):
+        (problems if isinstance(item, Problem) else items).append(item)  # type: ignore[arg-type]
     return items, problems, len(files)
+
+
+class CorpusStream:
+    """An opened corpus: the organisation now, the records as they are read. Problems and
+    counts fill in while `records()` is consumed."""
+
+    def __init__(self, path: Path, org: Org | None, max_bytes: int) -> None:
+        self.path = path
+        self.org = (
+            read_org(path / "org.yaml") if path.is_dir() and (path / "org.yaml").exists() else None
+        )
+        self.whole_corpus = self.org is not None
+        self.check_org = self.org or org
+        if self.check_org is None:
+            raise InputError(
+                f"{path}: no org.yaml here and no organisation given to check records against"
+            )
+        self.max_bytes = max_bytes
+        self.files = record_paths(path)
+        self.problems: list[Problem] = []
+        self.read = 0  # raw records and unreadable ones seen so far
+        self.ids: set[str] = set()  # every valid id, for duplicates and --prune
+
+    @property
+    def rejected(self) -> list[Problem]:
+        return [p for p in self.problems if p.fatal]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if not p.fatal]
+
+    def estimate(self) -> int:
+        """How many records there are, for a progress bar: Markdown files plus lines."""
+        total = 0
+        for file in self.files:
+            if file.suffix != ".jsonl":
+                total += 1
+                continue
+            with file.open("rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    total += chunk.count(b"\n")
+        return total
+
+    def records(self) -> Iterator[Record]:
+        assert self.check_org is not None
+        first_at: dict[str, str] = {}  # only ids seen twice need where they were first
+        for raw in iter_raw(self.files, self.max_bytes):
+            self.read += 1
+            if isinstance(raw, Problem):
+                self.problems.append(raw)
+                continue
+            where = raw.get("__where__", str(self.path))
+            try:
+                record, warnings = to_record(raw, self.check_org)
+            except BadRecord as exc:
+                self.problems.append(Problem(where, str(exc)))
+                continue
+            if record.id in self.ids:
+                first = first_at.get(record.id) or self._first_where(record.id)
+                first_at[record.id] = first
+                self.problems.append(
+                    Problem(where, f"duplicate id {record.id!r} (first in {first})")
+                )
+                continue
+            self.ids.add(record.id)
+            self.problems += warnings
+            yield record
+
+    def _first_where(self, rid: str) -> str:
+        """Where a duplicated id was first read: looked up again, which is rare enough
+        not to keep every record's place in memory."""
+        assert self.check_org is not None
+        for raw in iter_raw(self.files, self.max_bytes):
+            if isinstance(raw, Problem) or str(raw.get("id", "")).strip() != rid:
+                continue
+            try:
+                to_record(raw, self.check_org)
+            except BadRecord:
+                continue
+            return str(raw.get("__where__", self.path))
+        return str(self.path)
+
+
+def open_corpus(
+    path: str | Path, org: Org | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+) -> CorpusStream:
+    """Open a corpus for streaming. `org` is the organisation to check records against when
+    the path has no org.yaml (a single file or a folder of new records for an existing
+    graph)."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"{path}: no such file or folder")
+    return CorpusStream(path, org, max_bytes)
 
 
 def read_corpus(
     path: str | Path, org: Org | None = None, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> CorpusRead:
-    """Read a corpus. `org` is the organisation to check records against when the path has no
-    org.yaml (a single file or a folder of new records for an existing graph)."""
-    path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file or folder")
-    own_org = (
-        read_org(path / "org.yaml") if path.is_dir() and (path / "org.yaml").exists() else None
+    """Read a corpus whole."""
+    stream = open_corpus(path, org, max_bytes)
+    records = list(stream.records())
+    return CorpusRead(
+        org=stream.org,
+        records=records,
+        problems=stream.problems,
+        files=len(stream.files),
+        whole_corpus=stream.whole_corpus,
     )
-    check_org = own_org or org
-    items, problems, files = raw_items(path, max_bytes)
-    result = CorpusRead(
-        org=own_org, problems=problems, files=files, whole_corpus=own_org is not None
-    )
-    if check_org is None:
-        raise InputError(
-            f"{path}: no org.yaml here and no organisation given to check records against"
-        )
-    seen: dict[str, str] = {}
-    for raw in items:
-        where = raw.get("__where__", str(path))
-        try:
-            record, warnings = to_record(raw, check_org)
-        except BadRecord as exc:
-            result.problems.append(Problem(where, str(exc)))
-            continue
-        if record.id in seen:
-            result.problems.append(
-                Problem(where, f"duplicate id {record.id!r} (first in {seen[record.id]})")
-            )
-            continue
-        seen[record.id] = where
-        result.records.append(record)
-        result.problems += warnings
-    return result

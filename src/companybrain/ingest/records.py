@@ -71,35 +71,47 @@ def read_markdown(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], lis
 
 def read_jsonl(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], list[Problem]]:
     """One record per line; a bad line is rejected alone."""
-    raw = path.read_bytes()
-    if not raw.strip():
-        return [], [Problem(str(path), "empty file")]
     items: list[dict[str, Any]] = []
     problems: list[Problem] = []
-    for number, line in enumerate(raw.split(b"\n"), start=1):
-        where = f"{path}:{number}"
-        if not line.strip():
-            continue
-        if len(line) > max_bytes:
-            problems.append(
-                Problem(where, f"record is {len(line):,} bytes, over the {max_bytes:,} limit")
-            )
-            continue
-        try:
-            decoded = line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            problems.append(Problem(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})"))
-            continue
-        try:
-            obj = json.loads(decoded)
-        except json.JSONDecodeError as exc:
-            problems.append(Problem(where, f"malformed JSON: {exc.msg} at column {exc.colno}"))
-            continue
-        if not isinstance(obj, dict):
-            problems.append(Problem(where, "malformed JSON: a record must be an object"))
-            continue
-        items.append({**obj, "__where__": where})
+    for item in iter_jsonl(path, max_bytes):
+        if isinstance(item, Problem):
+            problems.append(item)
+        else:
+            items.append(item)
     return items, problems
+
+
+def iter_jsonl(path: Path, max_bytes: int) -> Iterator[dict[str, Any] | Problem]:
+    """One record (or the Problem of one bad line) at a time, read a line at a time, so
+    that a file of any size streams in flat memory."""
+    seen_any = False
+    with path.open("rb") as handle:
+        for number, raw_line in enumerate(handle, start=1):
+            line = raw_line[:-1] if raw_line.endswith(b"\n") else raw_line
+            where = f"{path}:{number}"
+            if not line.strip():
+                continue
+            seen_any = True
+            if len(line) > max_bytes:
+                yield Problem(where, f"record is {len(line):,} bytes, over the {max_bytes:,} limit")
+                continue
+            try:
+                decoded = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield Problem(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+                continue
+            try:
+                obj = json.loads(decoded)
+            except json.JSONDecodeError as exc:
+                yield Problem(where, f"malformed JSON: {exc.msg} at column {exc.colno}")
+                continue
+            if not isinstance(obj, dict):
+                yield Problem(where, "malformed JSON: a record must be an object")
+                continue
+            obj["__where__"] = where
+            yield obj
+    if not seen_any:
+        yield Problem(str(path), "empty file")
 
 
 def _first_line(exc: Exception) -> str:
@@ -161,8 +173,7 @@ def to_record(raw: dict[str, Any], org: Org) -> tuple[Record, list[Problem]]:
         warnings.append(
             Problem(where, f"unknown kind {kind!r}: accepted with authority 0", fatal=False)
         )
-    person_ids = {p.id for p in org.people}
-    subject_ids = {s.id for s in org.services} | {p.id for p in org.projects}
+    person_ids, subject_ids = _known_ids(org)
     for key in ("author", "resolved_by"):
         pid = _str(raw, key)
         if pid is not None and pid not in person_ids:
@@ -183,6 +194,19 @@ def to_record(raw: dict[str, Any], org: Org) -> tuple[Record, list[Problem]]:
         origin=where, extra=extra,
     )  # fmt: skip
     return record, warnings
+
+
+_known: list[tuple[Org, frozenset[str], frozenset[str]]] = []
+
+
+def _known_ids(org: Org) -> tuple[frozenset[str], frozenset[str]]:
+    """Person ids and service/project ids of `org`, built once per organisation object
+    (a corpus of a million records is checked against the same one every time)."""
+    if not _known or _known[0][0] is not org:
+        people = frozenset(p.id for p in org.people)
+        subjects = frozenset(s.id for s in org.services) | {p.id for p in org.projects}
+        _known[:] = [(org, people, subjects)]
+    return _known[0][1], _known[0][2]
 
 
 def _storable(raw: dict[str, Any]) -> None:

@@ -113,12 +113,21 @@ def _index(people: Names, services: Names) -> NameIndex:
     return NameIndex(people, services)
 
 
+_last: list[tuple[Org, NameIndex]] = []  # the organisation asked about last, and its index
+
+
 def name_index(org: Org) -> NameIndex:
-    """The (cached) index of `org`'s names."""
-    return _index(
+    """The (cached) index of `org`'s names. The same organisation object is asked about
+    for every sentence of every record: it is recognised by identity first, since building
+    the cache key costs as much as a thousand people and services."""
+    if _last and _last[0][0] is org:
+        return _last[0][1]
+    index = _index(
         tuple((p.id, p.names) for p in org.people),
         tuple((s.id, s.names) for s in org.services),
     )
+    _last[:] = [(org, index)]
+    return index
 
 
 def template(text: str, org: Org) -> Template:

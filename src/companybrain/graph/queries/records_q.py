@@ -106,76 +106,106 @@ def source_states(store: Store, ids: list[str]) -> dict[str, dict[str, Any]]:
     return {row["id"]: row for row in rows}
 
 
+# One write per batch of records: every clause below runs in one GRAPH.QUERY, so a batch is
+# applied whole or not at all. `WITH count(*) AS _` closes each step: an aggregate always
+# yields one row, so the next UNWIND runs even when the previous list was empty.
+_CLEAR_OLD = (
+    # What the replaced records said before (none for records new to the graph).
+    "UNWIND $replaced AS id MATCH (:Source {id: id})-[:ATTESTS]->(c:OwnershipClaim) "
+    "DETACH DELETE c WITH count(*) AS _ "
+    "UNWIND $replaced AS id MATCH (r:Rejection {record: id}) DETACH DELETE r "
+    "WITH count(*) AS _ "
+    "UNWIND $replaced AS id MATCH (:Source {id: id})-[r:MENTIONS|COMMENT_ON|REPLY_TO]->() "
+    "DELETE r WITH count(*) AS _ "
+    "UNWIND $replaced AS id MATCH (:Source {id: id})<-[r:AUTHORED|RESOLVED]-() DELETE r "
+    "WITH count(*) AS _ "
+    "UNWIND $replaced AS id "
+    "MATCH (:Decision {source: id})-[r:SUPERSEDES|MOTIVATED_BY|STATED_IN]->() DELETE r "
+    "WITH count(*) AS _ "
+    "UNWIND $replaced AS id MATCH (d:Decision {source: id}) WHERE NOT d.id IN $decision_ids "
+    "DETACH DELETE d WITH count(*) AS _ "
+)
+_WRITE_NEW = (
+    # Identity needs MERGE only for the record itself; what hangs off it was cleared above.
+    "UNWIND $sources AS row MERGE (s:Source {id: row.id}) "
+    "ON CREATE SET s = row ON MATCH SET s = row WITH count(*) AS _ "
+    "UNWIND $people AS e MATCH (s:Source {id: e.source}) MATCH (p:Person {id: e.person}) "
+    "FOREACH (_ IN CASE WHEN e.rel = 'AUTHORED' THEN [1] ELSE [] END | "
+    "MERGE (p)-[:AUTHORED]->(s)) "
+    "FOREACH (_ IN CASE WHEN e.rel = 'RESOLVED' THEN [1] ELSE [] END | "
+    "MERGE (p)-[:RESOLVED]->(s)) WITH count(*) AS _ "
+    "UNWIND $mentions AS m MATCH (s:Source {id: m.source}) MATCH (t:Service {id: m.id}) "
+    "MERGE (s)-[r:MENTIONS]->(t) SET r.how = m.how WITH count(*) AS _ "
+    "UNWIND $mentions AS m MATCH (s:Source {id: m.source}) MATCH (t:Project {id: m.id}) "
+    "MERGE (s)-[r:MENTIONS]->(t) SET r.how = m.how WITH count(*) AS _ "
+    "UNWIND $claims AS c MATCH (s:Source {id: c.source}) "
+    "MATCH (svc:Service {id: c.service}) MATCH (p:Person {id: c.owner}) "
+    "CREATE (claim:OwnershipClaim {id: c.id, effective_at: c.effective_at, "
+    "effective_ms: c.effective_ms}) "
+    "CREATE (s)-[:ATTESTS {quote: c.quote}]->(claim) "
+    "CREATE (claim)-[:ABOUT]->(svc) CREATE (claim)-[:NAMES_OWNER]->(p) WITH count(*) AS _ "
+    "UNWIND $decisions AS d MATCH (s:Source {id: d.source}) "
+    "MERGE (dec:Decision {id: d.id}) "
+    "ON CREATE SET dec.title = d.title, dec.quote = d.quote, dec.status = d.status, "
+    "dec.source = d.source, dec.supersedes = d.supersedes, dec.motivated_by = d.motivated_by, "
+    "dec.at = d.at, dec.at_ms = d.at_ms "
+    "ON MATCH SET dec.title = d.title, dec.quote = d.quote, dec.status = d.status, "
+    "dec.source = d.source, dec.supersedes = d.supersedes, dec.motivated_by = d.motivated_by, "
+    "dec.at = d.at, dec.at_ms = d.at_ms "
+    "MERGE (dec)-[st:STATED_IN]->(s) SET st.quote = d.quote WITH count(*) AS _ "
+    "UNWIND $rejections AS r MATCH (s:Source {id: r.record}) "
+    "CREATE (rej:Rejection {id: r.id, record: r.record, check: r.check, reason: r.reason, "
+    "fact_json: r.fact_json, proposer: r.proposer}) "
+    "CREATE (rej)-[:REJECTED_FROM]->(s) "
+    "RETURN count(*) AS rejections"
+)
+
+
+def write_sources(store: Store, rows: list[dict[str, Any]], replaced: list[str]) -> None:
+    """Write a batch of records and everything derived from each, replacing what the
+    `replaced` ones (already in the graph) had before. One query: atomic.
+    Each row is {"source": properties, "links": {mentions, claims, decisions, rejections}}."""
+    sources, people, mentions, claims, decisions, rejections = [], [], [], [], [], []
+    for row in rows:
+        source, links = row["source"], row["links"]
+        sid = source["id"]
+        sources.append(source)
+        if source.get("author"):
+            people.append({"source": sid, "person": source["author"], "rel": "AUTHORED"})
+        if source.get("resolved_by"):
+            people.append({"source": sid, "person": source["resolved_by"], "rel": "RESOLVED"})
+        mentions += [{**m, "source": sid} for m in links["mentions"]]
+        claims += [{**c, "source": sid} for c in links["claims"]]
+        decisions += [{**d, "source": sid} for d in links["decisions"]]
+        rejections += [{**r, "record": sid} for r in links["rejections"]]
+    store.query(
+        (_CLEAR_OLD if replaced else "") + _WRITE_NEW,
+        {
+            "replaced": replaced,
+            "decision_ids": [d["id"] for d in decisions],
+            "sources": sources,
+            "people": people,
+            "mentions": mentions,
+            "claims": claims,
+            "decisions": decisions,
+            "rejections": rejections,
+        },
+    )
+
+
 def replace_source(store: Store, source: dict[str, Any], links: dict[str, Any]) -> None:
-    """Write one record and everything derived from it, replacing what it had before.
-    `links` carries the derived facts: authors, mentions, claims, decisions, rejections."""
-    sid = source["id"]
-    store.query(
-        "MERGE (s:Source {id: $id}) "
-        "WITH s OPTIONAL MATCH (s)-[:ATTESTS]->(c:OwnershipClaim) DETACH DELETE c",
-        {"id": sid},
-    )
-    store.query(
-        "MATCH (r:Rejection {record: $id}) DETACH DELETE r",
-        {"id": sid},
-    )
-    store.query(
-        "MATCH (s:Source {id: $id}) OPTIONAL MATCH (s)-[r:MENTIONS|COMMENT_ON|REPLY_TO]->() DELETE r",
-        {"id": sid},
-    )
-    store.query(
-        "MATCH (s:Source {id: $id}) OPTIONAL MATCH ()-[r:AUTHORED|RESOLVED]->(s) DELETE r",
-        {"id": sid},
-    )
-    store.query(
-        "MATCH (d:Decision {source: $id}) OPTIONAL MATCH (d)-[r:SUPERSEDES|MOTIVATED_BY|STATED_IN]->() "
-        "DELETE r",
-        {"id": sid},
-    )
-    store.query(
-        "MATCH (d:Decision {source: $id}) WHERE NOT d.id IN $keep DETACH DELETE d",
-        {"id": sid, "keep": [d["id"] for d in links["decisions"]]},
-    )
-    store.query("MATCH (s:Source {id: $id}) SET s = $props", {"id": sid, "props": source})
-    store.query(
-        "MATCH (s:Source {id: $id}) "
-        "OPTIONAL MATCH (a:Person {id: $author}) "
-        "OPTIONAL MATCH (r:Person {id: $resolver}) "
-        "FOREACH (_ IN CASE WHEN a IS NULL THEN [] ELSE [1] END | MERGE (a)-[:AUTHORED]->(s)) "
-        "FOREACH (_ IN CASE WHEN r IS NULL THEN [] ELSE [1] END | MERGE (r)-[:RESOLVED]->(s))",
-        {"id": sid, "author": source.get("author"), "resolver": source.get("resolved_by")},
-    )
-    store.query(
-        "MATCH (s:Source {id: $id}) UNWIND $mentions AS m "
-        "MATCH (t) WHERE (t:Service OR t:Project) AND t.id = m.id "
-        "MERGE (s)-[r:MENTIONS]->(t) SET r.how = m.how",
-        {"id": sid, "mentions": links["mentions"]},
-    )
-    store.query(
-        "MATCH (s:Source {id: $id}) UNWIND $claims AS c "
-        "MATCH (svc:Service {id: c.service}) MATCH (p:Person {id: c.owner}) "
-        "CREATE (claim:OwnershipClaim {id: c.id, effective_at: c.effective_at, "
-        "effective_ms: c.effective_ms}) "
-        "CREATE (s)-[:ATTESTS {quote: c.quote}]->(claim) "
-        "CREATE (claim)-[:ABOUT]->(svc) CREATE (claim)-[:NAMES_OWNER]->(p)",
-        {"id": sid, "claims": links["claims"]},
-    )
-    store.query(
-        "MATCH (s:Source {id: $id}) UNWIND $decisions AS d "
-        "MERGE (dec:Decision {id: d.id}) "
-        "SET dec.title = d.title, dec.quote = d.quote, dec.status = d.status, dec.source = $id, "
-        "dec.supersedes = d.supersedes, dec.motivated_by = d.motivated_by, dec.at = d.at, "
-        "dec.at_ms = d.at_ms "
-        "MERGE (dec)-[st:STATED_IN]->(s) SET st.quote = d.quote",
-        {"id": sid, "decisions": links["decisions"]},
-    )
-    store.query(
-        "MATCH (s:Source {id: $id}) UNWIND $rejections AS r "
-        "CREATE (rej:Rejection {id: r.id, record: $id, check: r.check, reason: r.reason, "
-        "fact_json: r.fact_json, proposer: r.proposer}) "
-        "CREATE (rej)-[:REJECTED_FROM]->(s)",
-        {"id": sid, "rejections": links["rejections"]},
-    )
+    """Write one record and everything derived from it, replacing what it had before."""
+    write_sources(store, [{"source": source, "links": links}], [source["id"]])
+
+
+def write_checkpoint(store: Store, key: str, props: dict[str, Any]) -> None:
+    """The ingestion checkpoint: what a run has made durable so far (see ingest/writer.py)."""
+    store.query("MERGE (m:Meta {key: $key}) SET m += $props", {"key": key, "props": props})
+
+
+def read_checkpoint(store: Store, key: str) -> dict[str, Any] | None:
+    rows = store.read("MATCH (m:Meta {key: $key}) RETURN properties(m) AS props", {"key": key})
+    return dict(rows[0]["props"]) if rows else None
 
 
 def relink(store: Store) -> None:

@@ -1,0 +1,241 @@
+"""One record → the rows the graph stores for it: its content hash, its Source properties and
+what is derived from it (mentions, verified claims and decisions, refusals for audit).
+
+Plain functions of (record, organisation, previous state), no I/O, so that a pool of worker
+processes can run them while the single writer batches (`extract_batch`). The proposer is
+the rules one in workers; a model proposer runs in the writer's process."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from companybrain.ingest.times import iso, to_ms
+from companybrain.model.facts import Proposal, Verified
+from companybrain.model.records import Org, Project, Record, Service
+from companybrain.policy.text import fold_name
+from companybrain.policy.verify import verify
+from companybrain.proposers import Proposer
+
+_RECORD_FIELDS = fields(Record)
+
+
+@dataclass
+class Extracted:
+    """What a batch of records yields: rows to write and the counts for the report."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)  # {"source": ..., "links": ...}
+    unchanged: int = 0
+    proposed: int = 0
+    kept: int = 0
+    rejected_facts: Counter[str] = field(default_factory=Counter)
+    rejected_detail: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything extraction needs besides the record: the same for a whole run."""
+
+    org: Org
+    org_hash: str
+    proposer_name: str
+    in_corpus: bool
+
+
+def record_hash(record: Record, authority: int) -> str:
+    """Content hash of everything a record says, with the authority of its kind."""
+    # Shallow on purpose (asdict deep-copies): the same JSON, a fraction of the cost.
+    data = {f.name: getattr(record, f.name) for f in _RECORD_FIELDS if f.name != "origin"}
+    data["authority"] = authority
+    return hashlib.sha256(_json(data).encode()).hexdigest()
+
+
+def unchanged(state: dict[str, Any] | None, digest: str, ctx: Context) -> bool:
+    return bool(
+        state
+        and state["hash"] == digest
+        and state["org_hash"] == ctx.org_hash
+        and state["proposer"] == ctx.proposer_name
+    )
+
+
+def extract_batch(
+    records: list[Record],
+    states: dict[str, dict[str, Any]],
+    ctx: Context,
+    propose: Proposer,
+) -> Extracted:
+    """Hash every record; skip those the graph already holds as they are; propose and
+    verify the rest."""
+    out = Extracted()
+    for record in records:
+        authority = ctx.org.authority_of(record.kind)
+        digest = record_hash(record, authority)
+        if unchanged(states.get(record.id), digest, ctx):
+            out.unchanged += 1
+            continue
+        proposal = propose(record, ctx.org)
+        verified = verify(proposal, record, ctx.org)
+        _count(out, proposal, verified)
+        source = source_properties(
+            record, authority, digest, ctx.org_hash, ctx.proposer_name, ctx.in_corpus
+        )
+        out.rows.append(
+            {"source": source, "links": derived_links(record, ctx.org, verified, proposal)}
+        )
+    return out
+
+
+def _count(out: Extracted, proposal: Proposal, verified: Verified) -> None:
+    out.proposed += len(proposal.ownership) + len(proposal.decisions)
+    out.proposed += sum(1 for r in verified.rejected if isinstance(r.fact, dict))
+    out.kept += len(verified.ownership) + len(verified.decisions)
+    for rejection in verified.rejected:
+        out.rejected_facts[rejection.check] += 1
+        out.rejected_detail.append(
+            {"record": rejection.record, "check": rejection.check, "reason": rejection.reason}
+        )
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+
+
+def source_properties(
+    record: Record, authority: int, digest: str, org_hash: str, proposer: str, in_corpus: bool
+) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        "id": record.id, "kind": record.kind, "authority": authority,
+        "at": iso(record.at), "at_ms": to_ms(record.at),
+        "effective_at": iso(record.effective), "effective_ms": to_ms(record.effective),
+        "title": record.title or "", "text": record.text, "hash": digest, "org_hash": org_hash,
+        "proposer": proposer, "author": record.author, "parent": record.parent,
+        "channel": record.channel, "status": record.status, "resolved_by": record.resolved_by,
+        "about": list(record.about), "supersedes": list(record.supersedes),
+        "motivated_by": list(record.motivated_by), "origin": record.origin,
+        "in_corpus": in_corpus,
+        "extra_json": _json(record.extra) if record.extra else None,
+    }  # fmt: skip
+    if record.acl is not None:
+        props["acl"] = list(record.acl)
+        props["restricted"] = True
+    else:
+        props["restricted"] = False
+    return {k: v for k, v in props.items() if v is not None}
+
+
+class SubjectNames:
+    """Every folded name of the organisation's services and projects, to find the ones a
+    text names as whole words in one pass over its words (instead of one pass per subject:
+    a company has thousands of services). Same answer as `policy.text.names_in` per
+    subject: a folded name is a run of whole words of the folded text."""
+
+    def __init__(self, org: Org) -> None:
+        self.order: dict[str, int] = {}
+        self.by_name: dict[str, set[str]] = {}
+        subjects: list[Service | Project] = [*org.services, *org.projects]
+        for position, subject in enumerate(subjects):
+            self.order.setdefault(subject.id, position)
+            for name in subject.names:
+                folded = fold_name(name)
+                if folded:
+                    self.by_name.setdefault(folded, set()).add(subject.id)
+        self.longest = max((len(n.split()) for n in self.by_name), default=0)
+
+    def named_in(self, text: str) -> list[str]:
+        """Ids of the subjects `text` names, in the organisation's order."""
+        words = fold_name(text).split()
+        found: set[str] = set()
+        for size in range(1, min(self.longest, len(words)) + 1):
+            for start in range(len(words) - size + 1):
+                hit = self.by_name.get(" ".join(words[start : start + size]))
+                if hit:
+                    found |= hit
+        return sorted(found, key=self.order.__getitem__)
+
+
+_subjects: list[tuple[Org, SubjectNames]] = []
+
+
+def subject_names(org: Org) -> SubjectNames:
+    """The (cached, per organisation object) index of subject names."""
+    if not _subjects or _subjects[0][0] is not org:
+        _subjects[:] = [(org, SubjectNames(org))]
+    return _subjects[0][1]
+
+
+def derived_links(
+    record: Record, org: Org, verified: Verified, proposal: Proposal
+) -> dict[str, Any]:
+    subjects = subject_names(org)
+    mentions = [{"id": sid, "how": "about"} for sid in record.about]
+    listed = set(record.about)
+    for sid in subjects.named_in(f"{record.title or ''}\n{record.text}"):
+        if sid not in listed:
+            mentions.append({"id": sid, "how": "text"})
+    # One claim per (service, owner) in a record: the first quote stands for it.
+    claims_by_id = {
+        f"{record.id}|{f.service}|{f.owner}": {
+            "id": f"{record.id}|{f.service}|{f.owner}",
+            "service": f.service,
+            "owner": f.owner,
+            "quote": f.quote,
+            "effective_at": iso(record.effective),
+            "effective_ms": to_ms(record.effective),
+        }
+        for f in reversed(verified.ownership)
+    }
+    claims = list(claims_by_id.values())
+    decisions = [
+        {
+            "id": record.id,
+            "title": d.title or record.title or record.id,
+            "quote": d.quote,
+            "status": record.status or "accepted",
+            "supersedes": list(record.supersedes),
+            "motivated_by": list(record.motivated_by),
+            "at": iso(record.at),
+            "at_ms": to_ms(record.at),
+        }
+        for d in verified.decisions[:1]  # one decision per ADR record
+    ]
+    rejections = [
+        {
+            "id": f"{record.id}#{i}",
+            "check": r.check,
+            "reason": r.reason,
+            "fact_json": json.dumps(
+                r.fact if isinstance(r.fact, dict) else asdict(r.fact), sort_keys=True, default=str
+            ),
+            "proposer": proposal.proposer,
+        }
+        for i, r in enumerate(verified.rejected)
+    ]
+    return {
+        "mentions": mentions,
+        "claims": claims,
+        "decisions": decisions,
+        "rejections": rejections,
+    }
+
+
+# -- worker processes ----------------------------------------------------------------------
+
+_worker: tuple[Context, Proposer] | None = None
+
+
+def init_worker(ctx: Context) -> None:
+    """Runs once in each worker process: the organisation arrives once, not per batch."""
+    global _worker
+    from companybrain.proposers.rules import propose
+
+    _worker = (ctx, propose)
+
+
+def work(records: list[Record], states: dict[str, dict[str, Any]]) -> Extracted:
+    assert _worker is not None, "init_worker did not run"
+    ctx, propose = _worker
+    return extract_batch(records, states, ctx, propose)

@@ -1,0 +1,173 @@
+"""The single writer: records in, batches of rows out to the graph, with extraction in a pool
+of worker processes while the writer writes.
+
+Flow, for each batch of BATCH records (read from a stream, never a whole list):
+
+1. one read asks the graph for the stored hash of every record in the batch;
+2. a worker hashes each record, skips those the graph holds as they are, and proposes and
+   verifies the rest (pure code: `ingest/extract.py`);
+3. the writer sends the rows as ONE `GRAPH.QUERY` (`records_q.write_sources`): a batch is
+   applied whole or not at all.
+
+At most `workers * 2` batches are in flight, so memory stays flat in the size of the input.
+
+Durability and the checkpoint. After each group of batches (CHECKPOINT_S seconds of
+writing) the writer asks the server to confirm that everything written so far is in its
+append-only file on disk (`Store.wait_durable`: `WAITAOF 1 0`), and only then records the
+checkpoint: the `Meta {key: 'ingest'}` node with how many records are durable (`durable`),
+the id of the last one (`last`), the run's id and whether the run finished (`complete`).
+The append-only file keeps writes in order, so a checkpoint that survives a crash never
+claims more than what came before it; the wait is what lets the writer say so while it
+runs. A run shorter than one group (a typed record, a small corpus) records its final
+checkpoint without waiting, which with `appendfsync everysec` would cost up to a second.
+
+So after a crash (the server killed at any moment) the graph holds every batch written
+before the last checkpoint, no batch is half-applied (each is one query), and running the
+same ingestion again converges: each record's stored hash says whether it needs writing,
+and an unfinished run (`complete: false`) makes the next one rebuild the derived
+structure even when no record changed."""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from itertools import islice
+from multiprocessing import get_context
+from typing import Any
+
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import records_q
+from companybrain.ingest.extract import Context, Extracted, extract_batch, init_worker, work
+from companybrain.ingest.report import IngestReport, Progress
+from companybrain.model.records import Record
+from companybrain.proposers import Proposer
+
+BATCH = 500  # records a write; every UNWIND in it carries at least this many rows when full
+CHECKPOINT_S = 5.0  # seconds of writing between durability points
+DURABLE_TIMEOUT_MS = 10_000
+CHECKPOINT_KEY = "ingest"
+# Starting processes costs about a second: worth it only for inputs bigger than this.
+PARALLEL_FROM = 4 * BATCH
+
+
+def default_workers() -> int:
+    return max(1, min(4, (os.cpu_count() or 1) - 1))
+
+
+def batches(records: Iterable[Record], size: int = BATCH) -> Iterator[list[Record]]:
+    it = iter(records)
+    while chunk := list(islice(it, size)):
+        yield chunk
+
+
+class Writer:
+    """Writes batches and keeps the checkpoint; see the module docstring."""
+
+    def __init__(self, store: Store, report: IngestReport, progress: Progress | None) -> None:
+        self.store = store
+        self.report = report
+        self.progress = progress
+        self.run = uuid.uuid4().hex[:12]
+        self.done = 0
+        self.written_batches = 0
+        self.last = ""
+        self.total = 0
+        self.since = time.monotonic()  # the last durability point
+        self.waited = False
+        self._existing: set[str] = set()  # ids in flight that the graph already held
+
+    def begin(self, total: int) -> dict[str, Any] | None:
+        """Mark the run started; returns the previous run's checkpoint."""
+        self.total = total
+        previous = records_q.read_checkpoint(self.store, CHECKPOINT_KEY)
+        records_q.write_checkpoint(
+            self.store,
+            CHECKPOINT_KEY,
+            {"run": self.run, "complete": False, "durable": 0, "last": "",
+             "started_ms": int(time.time() * 1000)},
+        )  # fmt: skip
+        return previous
+
+    def write(self, records: list[Record], got: Extracted) -> None:
+        report = self.report
+        report.unchanged += got.unchanged
+        report.proposed += got.proposed
+        report.kept += got.kept
+        report.rejected_facts.update(got.rejected_facts)
+        report.rejected_detail += got.rejected_detail
+        if got.rows:
+            ids = [row["source"]["id"] for row in got.rows]
+            # The states were read before extraction; the rows whose record was in the
+            # graph then are replacements (their old facts go first).
+            replaced = [i for i in ids if i in self._existing]
+            records_q.write_sources(self.store, got.rows, replaced)
+            report.stored += len(got.rows)
+        self.done += len(records)
+        self.last = records[-1].id if records else self.last
+        self.written_batches += 1
+        if time.monotonic() - self.since >= CHECKPOINT_S:
+            self.checkpoint(complete=False)
+        if self.progress:
+            self.progress(self.done, max(self.total, self.done), self.last)
+
+    def states(self, records: list[Record]) -> dict[str, dict[str, Any]]:
+        states = records_q.source_states(self.store, [r.id for r in records])
+        self._existing = self._existing | set(states)
+        return states
+
+    def forget(self, records: list[Record]) -> None:
+        self._existing = self._existing - {r.id for r in records}
+
+    def checkpoint(self, *, complete: bool) -> None:
+        """Everything written so far reaches the disk, then the checkpoint says so."""
+        if not complete or self.waited or time.monotonic() - self.since >= CHECKPOINT_S:
+            self.store.wait_durable(DURABLE_TIMEOUT_MS)
+            self.waited = True
+        self.since = time.monotonic()
+        records_q.write_checkpoint(
+            self.store,
+            CHECKPOINT_KEY,
+            {"run": self.run, "durable": self.done, "last": self.last, "complete": complete,
+             "at_ms": int(time.time() * 1000)},
+        )  # fmt: skip
+
+
+def run_batches(
+    writer: Writer,
+    records: Iterable[Record],
+    ctx: Context,
+    propose: Proposer,
+    *,
+    workers: int,
+) -> None:
+    """Extract in `workers` processes (0: in this process) while this one writes."""
+    if workers <= 0:
+        for chunk in batches(records):
+            got = extract_batch(chunk, writer.states(chunk), ctx, propose)
+            writer.write(chunk, got)
+            writer.forget(chunk)
+        return
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=get_context("forkserver"),  # no inherited sockets to the database
+        initializer=init_worker,
+        initargs=(ctx,),
+    )
+    pending: deque[tuple[list[Record], Future[Extracted]]] = deque()
+    try:
+        for chunk in batches(records):
+            pending.append((chunk, pool.submit(work, chunk, writer.states(chunk))))
+            if len(pending) >= workers * 2:
+                done_chunk, future = pending.popleft()
+                writer.write(done_chunk, future.result())
+                writer.forget(done_chunk)
+        while pending:
+            done_chunk, future = pending.popleft()
+            writer.write(done_chunk, future.result())
+            writer.forget(done_chunk)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
