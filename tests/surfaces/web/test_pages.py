@@ -168,11 +168,14 @@ def test_review_page_lists_commits_and_reviews_one(client: TestClient, site: Sit
     assert DECISION in [d["id"] for d in api["answer"]["result"]["decisions"]]
 
 
-def test_unknown_things_are_404_not_errors(client: TestClient) -> None:
+def test_unknown_things_are_404_not_errors(client: TestClient, site: Site) -> None:
     assert client.get("/record", params={"id": "nope"}).status_code in {303, 404}
     assert client.get("/graph", params={"id": "nope"}).status_code == 404
     assert client.get("/board/item", params={"id": "nope"}).status_code == 404
     assert client.get("/", params={"graph": "no_such_graph"}).status_code == 404
+    # a board graph holds the text of the records it read: never browsed directly
+    board = f"{site.settings.graph}_board"
+    assert client.get("/graph", params={"graph": board, "id": "record:CC-2"}).status_code == 404
     assert client.get("/", params={"as": "nobody"}).status_code == 400
 
 

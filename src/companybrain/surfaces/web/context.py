@@ -51,7 +51,11 @@ class WebContext:
         with self._lock:
             found = self._brains.get(name)
             if found is None:
-                if name != self.default_graph and name not in self._existing():
+                # a board is read through its brain (which applies access rules), never
+                # as a graph of its own: its items hold the text of the records they read
+                if name != self.default_graph and (
+                    name.endswith("_board") or name not in self._existing()
+                ):
                     raise NotFound(f"no graph named {name!r}")
                 found = Brain(settings=self.settings.with_(graph=name))
                 self._brains[name] = found
