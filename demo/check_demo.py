@@ -326,13 +326,15 @@ DOC_KINDS_VARIANTS = [
 ]
 
 
-def expertise(subject, doc_kinds, ticket_author_weight):
+def expertise(subject, doc_kinds, ticket_author_weight, viewer=None):
     score = {}
 
     def add(pid, w):
         score[pid] = score.get(pid, 0) + w
 
     for r in records:
+        if not visible(r, viewer):
+            continue
         about = r.get("about") or []
         kind = r.get("kind")
         if kind == "ticket" and subject in about:
@@ -344,17 +346,20 @@ def expertise(subject, doc_kinds, ticket_author_weight):
             add(r["author"], 4)
         elif kind == "comment":
             parent = by_id.get(r.get("parent"))
-            if parent and subject in (parent.get("about") or []) and r.get("author"):
+            if parent and visible(parent, viewer) and subject in (parent.get("about") or []) and r.get("author"):
                 add(r["author"], 2)
         elif kind == "chat" and subject in about and r.get("author"):
             add(r["author"], 1)
     return score
 
 
-def chain_from(rid):
-    """Newest first: follow 'superseded by' forward, then supersedes backward."""
+def chain_from(rid, viewer=None):
+    """Newest first: follow 'superseded by' forward, then supersedes backward (records the
+    viewer may see only)."""
     succ = {}
     for r in records:
+        if not visible(r, viewer):
+            continue
         for old in r.get("supersedes", []) or []:
             succ[old] = r["id"]
     head = rid
@@ -441,7 +446,7 @@ for q in questions:
     elif e.get("tool") == "who_knows" and e.get("status") == "answered":
         for kinds in DOC_KINDS_VARIANTS:
             for taw in (0, 2):
-                sc = expertise(e["subject"], kinds, taw)
+                sc = expertise(e["subject"], kinds, taw, viewer)
                 ranked = sorted(sc.items(), key=lambda kv: -kv[1])
                 if not ranked or ranked[0][0] != e.get("top_expert") or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
                     err(f"{where}: top expert {e.get('top_expert')} not clear under variant docs={sorted(kinds)} "
@@ -449,7 +454,7 @@ for q in questions:
                 if "bus_factor" in e and e["bus_factor"] == 1 and len(ranked) != 1:
                     err(f"{where}: bus factor 1 expected but {len(ranked)} people have a path: {ranked}")
     elif e.get("tool") == "trace_decision" and e.get("chain"):
-        got = chain_from(e["chain"][-1])
+        got = chain_from(e["chain"][-1], viewer)
         if got != e["chain"]:
             err(f"{where}: chain {e['chain']} but supersedes gives {got}")
         mot = sorted({m for d in got for m in (by_id[d].get("motivated_by") or [])})
