@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from collections import Counter
 
 from hypothesis import HealthCheck, Phase, settings
@@ -76,3 +77,13 @@ def hostile_text(max_pieces: int = 8) -> st.SearchStrategy[str]:
 def hostile_name() -> st.SearchStrategy[str]:
     """Non-empty after stripping, as names and ids must be."""
     return hostile_text().filter(lambda s: bool(s.strip()))
+
+
+def _no_control(text: str) -> str:
+    return "".join(c for c in text if unicodedata.category(c) != "Cc").strip()
+
+
+def hostile_id() -> st.SearchStrategy[str]:
+    """Ids may hold anything but control characters and surrounding space (refused: a
+    uniquely indexed id with those crashes the pinned FalkorDB)."""
+    return hostile_text().map(_no_control).filter(bool)

@@ -7,6 +7,7 @@ a property. Values always travel as `$params`."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from companybrain.errors import InputError
 
@@ -48,3 +49,14 @@ def ident(name: str) -> str:
 def ident_list(var: str, props: tuple[str, ...] | list[str]) -> str:
     """`n.a, n.b` for an index definition, every part checked."""
     return ", ".join(f"{ident(var)}.{ident(p)}" for p in props)
+
+
+def storable_id(value: str) -> bool:
+    """Can `value` be the `id` of a node under a unique constraint? The pinned FalkorDB
+    crashes (the whole server) on one with surrounding white space or a control character,
+    so such values are refused or skipped before they reach it."""
+    return (
+        bool(value)
+        and value == value.strip()
+        and not any(unicodedata.category(c) == "Cc" for c in value)
+    )

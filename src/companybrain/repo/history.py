@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companybrain.graph.ident import storable_id
 from companybrain.repo import gitcmd
 
 # %aN/%aE/%cN/%cE apply .mailmap; %aI/%cI keep the offset the time was written in.
@@ -92,6 +93,8 @@ def _changes(rest: bytes) -> tuple[FileChange, ...]:
             else:
                 old, new = None, _decode(tokens[i + 1])
                 i += 2
+            if not storable_id(new) or (old is not None and not storable_id(old)):
+                continue  # a path with surrounding space or a control character: no File id
             if new not in raw:
                 order.append(new)
             raw[new] = {

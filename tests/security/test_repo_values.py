@@ -1,0 +1,52 @@
+"""Repository values (commit messages, file paths, co-author trailers, decision-record
+headers) with hostile text go through `ingest_repo` and come back exactly. A path with
+surrounding space or a control character cannot be a File id (the pinned FalkorDB crashes
+the whole server on such a unique id), so it is skipped instead of taking the server down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companybrain.graph.connection import Store
+from companybrain.repo.ingest import ingest_repo
+from tests.repo.gitrepo import GitRepo
+from tests.security.hostile import NASTY, tried
+
+SAFE_PATHS = [
+    "quote'd.md", 'dq"x.txt', "back\\slash.txt", "dollar$id.txt", "brace}{.txt",
+    "MATCH (n) DETACH DELETE n.txt", "rtl\u202eexe.txt", "zero\u200bwidth.txt",
+    "\u0430ria.txt", "e\u0301.txt", "emoji\U0001f600.txt", "in ner space.txt",
+]  # fmt: skip
+UNSAFE_PATHS = ["trailing space.txt ", " leading.txt", "ctl\x01.txt", "tab\tname.txt"]
+
+
+def test_hostile_repository_values_round_trip(store: Store, tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    message = "Hostile: " + " ".join(n for n in NASTY if "\x00" not in n and "\r" not in n)
+    for path in SAFE_PATHS + UNSAFE_PATHS:
+        repo.write(path, "x\n")
+    repo.write(
+        "docs/adr/0001-hostile.md",
+        "# 1. Use '}) MATCH (n) DETACH DELETE n // \u202e\n\n"
+        "Date: 2026-01-05\n\nStatus: Accepted ' OR 1=1 --\n\n"
+        '## Decision\n\nWe will quote "$everything" `carefully`.\n',
+    )
+    repo.commit(
+        message + "\n\nCo-authored-by: Eve \"'}) MATCH (n) DETACH DELETE n // <eve@example.com>",
+        "2026-01-05T10:00:00Z",
+    )
+    tried("repo_values.paths", len(SAFE_PATHS) + len(UNSAFE_PATHS) + 1)
+    tried("repo_values.messages_and_trailers", 2)
+    ingest_repo(store, repo.root)
+    files = {r["id"] for r in store.read("MATCH (f:File) RETURN f.id AS id")}
+    assert set(SAFE_PATHS) <= files
+    assert not files & set(UNSAFE_PATHS)
+    stored_by_git = repo.git("log", "-1", "--format=%B")  # git tidies white space
+    messages = [r["m"] for r in store.read("MATCH (c:Commit) RETURN c.message AS m")]
+    assert messages == [stored_by_git]
+    assert "'}) MATCH (n) DETACH DELETE n //" in messages[0]
+    people = {r["name"] for r in store.read("MATCH (p:Person) RETURN p.name AS name")}
+    assert "Eve \"'}) MATCH (n) DETACH DELETE n //" in people, people
+    decisions = store.read("MATCH (d:Decision) RETURN d.title AS title, d.status AS status")
+    assert any("DETACH DELETE" in (d["title"] or "") for d in decisions), decisions
+    assert store.read("MATCH (n) RETURN count(n) AS n")[0]["n"] > len(SAFE_PATHS)
