@@ -158,6 +158,9 @@ def test_board_hides_records_the_person_may_not_see(client: TestClient) -> None:
 def test_review_page_lists_commits_and_reviews_one(client: TestClient, site: Site) -> None:
     page = client.get("/review")
     assert "fix: stream exporter rows" in page.text
+    assert 'href="/review?repo=repo&amp;sha=main"' in page.text  # branches, to review one
+    by_branch = client.get("/review", params={"sha": "main"})
+    assert "Review of" in by_branch.text and "Batch the exporter" in by_branch.text
     one = client.get("/review", params={"sha": site.fix_sha})
     text = _text(one.text)
     assert "Batch the exporter" in text

@@ -10,6 +10,7 @@ from typing import Any
 
 from companybrain.ask.repo.review import repository_path, review
 from companybrain.config import Settings
+from companybrain.errors import InputError
 from companybrain.graph.connection import Store
 from companybrain.graph.ident import LABELS
 from companybrain.graph.queries import board_q, repo_read, web_q
@@ -133,6 +134,7 @@ def _short(text: str, n: int = 22) -> str:
 
 COLUMNS = 6
 TILE_W, TILE_H, GAP = 170, 64, 18
+TOP = 70  # room above the first row for the arcs between its tiles
 
 
 def board_view(brain: Store, board: Store | None, viewer: Viewer) -> dict[str, Any]:
@@ -147,14 +149,14 @@ def board_view(brain: Store, board: Store | None, viewer: Viewer) -> dict[str, A
     at: dict[str, dict[str, Any]] = {}
     for n, item in enumerate(items):
         x = GAP + (n % COLUMNS) * (TILE_W + GAP)
-        y = GAP + (n // COLUMNS) * (TILE_H + GAP)
+        y = TOP + (n // COLUMNS) * (TILE_H + GAP)
         tile = {
             **item,
             "x": x,
             "y": y,
             "w": TILE_W,
             "h": TILE_H,
-            "short": _short(str(item["entry"] or item["id"]), 24),
+            "short": _short(_tile_name(str(item["entry"] or item["id"])), 21),
         }
         tiles.append(tile)
         if item["kind"] in {"entry", "record"}:
@@ -166,11 +168,11 @@ def board_view(brain: Store, board: Store | None, viewer: Viewer) -> dict[str, A
         x1, y1 = a["x"] + TILE_W / 2, a["y"] + TILE_H / 2
         x2, y2 = b["x"] + TILE_W / 2, b["y"] + TILE_H / 2
         bend = 40 + abs(x2 - x1) / 6
+        top = max(6.0, min(y1, y2) - bend)
         arcs.append(
             {
                 **h,
-                "path": f"M {x1:.0f} {y1:.0f} Q {(x1 + x2) / 2:.0f} {min(y1, y2) - bend:.0f} "
-                f"{x2:.0f} {y2:.0f}",
+                "path": f"M {x1:.0f} {y1:.0f} Q {(x1 + x2) / 2:.0f} {top:.0f} {x2:.0f} {y2:.0f}",
             }
         )
     rows = max(1, math.ceil(len(tiles) / COLUMNS))
@@ -183,8 +185,15 @@ def board_view(brain: Store, board: Store | None, viewer: Viewer) -> dict[str, A
         "handoffs": handoffs,
         "counts": counts,
         "width": GAP + COLUMNS * (TILE_W + GAP),
-        "height": GAP + rows * (TILE_H + GAP),
+        "height": TOP + rows * (TILE_H + GAP),
     }
+
+
+def _tile_name(entry: str) -> str:
+    """A log section by its heading, a file or folder by its last name."""
+    if "#" in entry:
+        return entry.split("#", 1)[1]
+    return entry.rstrip("/").rsplit("/", 1)[-1] or entry
 
 
 def board_statuses(brain: Store, board: Store | None, viewer: Viewer) -> dict[str, Any]:
@@ -249,6 +258,16 @@ def _repo_path(store: Store, repo: str | None) -> Path:
     if not known:
         raise NotFound("no repository is ingested into this graph")
     return repository_path(store)
+
+
+def branches(store: Store, repo: str | None, limit: int = 30) -> list[str]:
+    """The repository's local branches: a change under review often lives on one."""
+    try:
+        path = _repo_path(store, repo)
+        out = gitcmd.text(path, "for-each-ref", "--format=%(refname:short)", "refs/heads")
+    except (NotFound, InputError):
+        return []
+    return out.split()[:limit]
 
 
 def commit_review(store: Store, repo: str | None, sha: str) -> dict[str, Any]:

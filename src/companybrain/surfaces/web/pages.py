@@ -258,6 +258,7 @@ def router(web: WebContext) -> APIRouter:
         if repos and repo not in {x["repo"] for x in repos}:
             repo = repos[0]["repo"]
         commits = code.commit_list(brain.store, repo) if repos else []
+        heads = code.branches(brain.store, repo) if repos else []
         review = None
         if repos and sha:
             try:
@@ -266,7 +267,8 @@ def router(web: WebContext) -> APIRouter:
                 error = str(exc)
         return pages.render(
             request, "review.html", "review", "Review", graph, asker.person,
-            repos=repos, repo=repo, commits=commits, sha=sha, r=review, synced=synced, error=error,
+            repos=repos, repo=repo, commits=commits, heads=heads, sha=sha, r=review,
+            synced=synced, error=error,
         )  # fmt: skip
 
     @r.get("/review", response_class=HTMLResponse)
