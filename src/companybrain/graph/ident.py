@@ -31,7 +31,7 @@ RELATIONSHIPS = frozenset(
     }
 )  # fmt: skip
 # Properties that index and constraint definitions name.
-PROPERTIES = frozenset({"id", "key", "kind", "status", "text", "title"})
+PROPERTIES = frozenset({"id", "key", "kind", "landed_ms", "status", "text", "title", "value"})
 # Query variables that index definitions use (`FOR (n:Label) ON (n.prop)`).
 VARIABLES = frozenset({"n"})
 ALLOWED = LABELS | RELATIONSHIPS | PROPERTIES | VARIABLES

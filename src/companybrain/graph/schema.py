@@ -39,6 +39,9 @@ RANGE_INDEXES: tuple[tuple[str, str], ...] = (
     ("Source", "kind"),
     ("Item", "status"),
     ("Meta", "key"),
+    ("Finding", "kind"),  # experiments and measurements of decisions
+    ("Finding", "value"),  # `file` findings name a path (what rests on a file)
+    ("Commit", "landed_ms"),  # what was on the main line at a time
 )
 
 # Full-text search over what records say.

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companybrain.graph.ident import ident
+
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
 
@@ -99,8 +101,11 @@ def file_exists(store: Store, path: str) -> bool:
 
 def files_under(store: Store, folder: str, limit: int) -> list[str]:
     rows = store.read(
-        "MATCH (f:File) WHERE f.id STARTS WITH $prefix RETURN f.id AS id ORDER BY id LIMIT $limit",
-        {"prefix": folder.rstrip("/") + "/", "limit": limit},
+        # STARTS WITH as a range, so that the index on File.id answers it: every string
+        # that starts with "dir/" sorts from "dir/" up to (not including) "dir0".
+        "MATCH (f:File) WHERE f.id >= $low AND f.id < $high "
+        "RETURN f.id AS id ORDER BY id LIMIT $limit",
+        {"low": folder.rstrip("/") + "/", "high": folder.rstrip("/") + "0", "limit": limit},
     )
     return [r["id"] for r in rows]
 
@@ -123,9 +128,12 @@ def file_names(store: Store) -> list[str]:
 def renames(store: Store, paths: list[str]) -> Rows:
     """Rename edges touching `paths`, either way: old, new, commit."""
     return store.read(
-        "UNWIND $paths AS p MATCH (o:File)-[e:RENAMED_TO]->(n:File) "
-        "WHERE o.id = p OR n.id = p "
-        "RETURN DISTINCT o.id AS old, n.id AS new, e.commit AS commit",
+        # Either end, each through the index (an OR of the two would scan every file).
+        "UNWIND $paths AS p MATCH (o:File {id: p})-[e:RENAMED_TO]->(n:File) "
+        "RETURN o.id AS old, n.id AS new, e.commit AS commit "
+        "UNION "
+        "UNWIND $paths AS p MATCH (o:File)-[e:RENAMED_TO]->(n:File {id: p}) "
+        "RETURN o.id AS old, n.id AS new, e.commit AS commit",
         {"paths": paths},
     )
 
@@ -133,8 +141,10 @@ def renames(store: Store, paths: list[str]) -> Rows:
 def touches(store: Store, paths: list[str], until_ms: int | None, limit: int) -> Rows:
     """Commits that touched `paths`, newest first, with author and co-authors."""
     return store.read(
-        "UNWIND $paths AS p MATCH (c:Commit)-[t:TOUCHED]->(f:File {id: p}) "
-        "WHERE $until IS NULL OR c.landed_ms <= $until "
+        # From the file (index on File.id) to its commits: a filter on the commit in the
+        # same MATCH would make the planner start from every commit instead.
+        "UNWIND $paths AS p MATCH (f:File {id: p}) WITH f "
+        "MATCH (c)-[t:TOUCHED]->(f) WHERE c:Commit AND ($until IS NULL OR c.landed_ms <= $until) "
         "MATCH (a:Person)-[:AUTHORED]->(c) "
         "OPTIONAL MATCH (co:Person)-[:CO_AUTHORED]->(c) "
         "WITH c, t, f, a, collect(co.id) AS co_ids "
@@ -150,8 +160,8 @@ def touches(store: Store, paths: list[str], until_ms: int | None, limit: int) ->
 def expertise(store: Store, paths: list[str], until_ms: int | None) -> Rows:
     """Per person (author or co-author): commits on `paths`, lines changed, last touch."""
     return store.read(
-        "UNWIND $paths AS p MATCH (c:Commit)-[t:TOUCHED]->(:File {id: p}) "
-        "WHERE $until IS NULL OR c.landed_ms <= $until "
+        "UNWIND $paths AS p MATCH (f:File {id: p}) WITH f "
+        "MATCH (c)-[t:TOUCHED]->(f) WHERE c:Commit AND ($until IS NULL OR c.landed_ms <= $until) "
         "MATCH (who:Person)-[r:AUTHORED|CO_AUTHORED]->(c) "
         "WITH who, type(r) AS role, c, sum(coalesce(t.added, 0) + coalesce(t.removed, 0)) AS lines "
         "RETURN who.id AS id, who.name AS name, coalesce(who.is_agent, false) AS is_agent, "
@@ -270,12 +280,34 @@ def rationale_rank(store: Store, limit: int) -> Rows:
 
 
 def connection(store: Store, source: str, target: str, max_len: int = 6) -> dict[str, Any] | None:
-    """The shortest path (algo.SPpaths, either direction) between two nodes named by id."""
+    """The shortest path (algo.SPpaths, either direction) between two nodes named by id.
+    The ends are found through each label's id index (a node of any label may carry the
+    id), then the shortest path over every pair of ends."""
+    ends = [_labels_with_id(store, source), _labels_with_id(store, target)]
+    best: dict[str, Any] | None = None
+    for a in ends[0]:
+        for b in ends[1]:
+            rows = store.read(
+                f"MATCH (a:{ident(a)} {{id: $a}}), (b:{ident(b)} {{id: $b}}) "
+                "CALL algo.SPpaths({sourceNode: a, targetNode: b, relDirection: 'both', "
+                "maxLen: $len, pathCount: 1}) YIELD path, pathWeight "
+                "RETURN path, pathWeight ORDER BY pathWeight LIMIT 1",
+                {"a": source, "b": target, "len": max_len},
+            )
+            if rows and (best is None or rows[0]["pathWeight"] < best["pathWeight"]):
+                best = rows[0]
+    return best
+
+
+def _labels_with_id(store: Store, node_id: str) -> list[str]:
+    """The labels (among those with an id index) of the nodes whose id is `node_id`."""
+    from companybrain.graph.schema import KEYED_LABELS
+
     rows = store.read(
-        "MATCH (a {id: $a}), (b {id: $b}) "
-        "CALL algo.SPpaths({sourceNode: a, targetNode: b, relDirection: 'both', "
-        "maxLen: $len, pathCount: 1}) YIELD path, pathWeight "
-        "RETURN path, pathWeight ORDER BY pathWeight LIMIT 1",
-        {"a": source, "b": target, "len": max_len},
+        " UNION ".join(
+            f"MATCH (n:{ident(label)} {{id: $id}}) RETURN labels(n) AS labels"
+            for label in KEYED_LABELS
+        ),
+        {"id": node_id},
     )
-    return rows[0] if rows else None
+    return sorted({label for r in rows for label in r["labels"] if label in KEYED_LABELS})
