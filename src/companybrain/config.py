@@ -50,6 +50,13 @@ class Settings:
     proposer: str = "rules"
     router: str = "rules"
     web_token: str | None = None  # `brain serve` off loopback requires it
+    # Limits the embedded FalkorDB starts with (docs/performance.md): a runaway query is
+    # stopped with one clear error instead of holding the server.
+    query_timeout_ms: int = 60_000  # TIMEOUT_DEFAULT: reads and writes
+    query_timeout_max_ms: int = 600_000  # TIMEOUT_MAX: what a long ingestion step may ask
+    resultset_size: int = 10_000_000  # RESULTSET_SIZE: rows a query may return
+    query_mem_bytes: int = 2 * 1024**3  # QUERY_MEM_CAPACITY: memory one query may use
+    max_queued_queries: int = 1_000  # MAX_QUEUED_QUERIES: waiting queries before refusing
 
     @property
     def model_configured(self) -> bool:
@@ -86,11 +93,27 @@ class Settings:
             proposer=env.get("BRAIN_PROPOSER") or "rules",
             router=env.get("BRAIN_ROUTER") or "rules",
             web_token=env.get("BRAIN_WEB_TOKEN") or None,
+            query_timeout_ms=_int(env, "BRAIN_QUERY_TIMEOUT_MS", 60_000),
+            query_timeout_max_ms=_int(env, "BRAIN_QUERY_TIMEOUT_MAX_MS", 600_000),
+            resultset_size=_int(env, "BRAIN_RESULTSET_SIZE", 10_000_000),
+            query_mem_bytes=_int(env, "BRAIN_QUERY_MEM_BYTES", 2 * 1024**3),
+            max_queued_queries=_int(env, "BRAIN_MAX_QUEUED_QUERIES", 1_000),
         )
         settings.validate()
         return settings
 
     def validate(self) -> None:
+        for name, value in (
+            ("BRAIN_QUERY_TIMEOUT_MS", self.query_timeout_ms),
+            ("BRAIN_QUERY_TIMEOUT_MAX_MS", self.query_timeout_max_ms),
+            ("BRAIN_RESULTSET_SIZE", self.resultset_size),
+            ("BRAIN_QUERY_MEM_BYTES", self.query_mem_bytes),
+            ("BRAIN_MAX_QUEUED_QUERIES", self.max_queued_queries),
+        ):
+            if value < 1:
+                raise ConfigError(f"{name} must be at least 1")
+        if self.query_timeout_max_ms < self.query_timeout_ms:
+            raise ConfigError("BRAIN_QUERY_TIMEOUT_MAX_MS must be at least BRAIN_QUERY_TIMEOUT_MS")
         if self.proposer not in {"rules", "model"}:
             raise ConfigError(f"BRAIN_PROPOSER must be 'rules' or 'model', got {self.proposer!r}")
         if self.router not in {"rules", "model"}:

@@ -17,7 +17,7 @@ from redis.retry import Retry
 
 from companybrain.config import Settings
 from companybrain.errors import StoreError
-from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer
+from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer, ServerLimits
 
 Row = dict[str, Any]
 T = TypeVar("T")
@@ -89,10 +89,18 @@ class Store:
         self.embedded: EmbeddedServer | None = None
         if not settings.falkordb_url:
             self.embedded = EmbeddedServer(
-                settings.home, durable=settings.durable, on_wait=self._warming
-            )
+                settings.home, durable=settings.durable, on_wait=self._warming,
+                limits=ServerLimits(
+                    timeout_ms=settings.query_timeout_ms,
+                    timeout_max_ms=settings.query_timeout_max_ms,
+                    resultset_size=settings.resultset_size,
+                    query_mem_bytes=settings.query_mem_bytes,
+                    max_queued_queries=settings.max_queued_queries,
+                ),
+            )  # fmt: skip
         self._schema_ready = False
         self._aof_off = False  # an external server without appendonly: see wait_durable
+        self._timeout_ms: int | None = None  # set by `long_queries`
         self._resilient(self._open, repeatable=True)
 
     def _open(self) -> None:
@@ -178,7 +186,8 @@ class Store:
         args = dict(params or {})
         try:
             run = self._graph.ro_query if read_only else self._graph.query
-            result = self._resilient(lambda: run(cypher, args), repeatable=read_only)
+            timeout = self._timeout_ms
+            result = self._resilient(lambda: run(cypher, args, timeout), repeatable=read_only)
         except redis.exceptions.ResponseError as exc:
             if read_only and "empty key" in str(exc):
                 return []  # the graph does not exist yet: nothing to read
@@ -244,6 +253,18 @@ class Store:
                 f"FalkorDB did not write to its append-only file within {timeout_ms} ms"
             )
         return True
+
+    @contextmanager
+    def long_queries(self) -> Iterator[None]:
+        """Queries inside may run up to the longest time the server allows (TIMEOUT_MAX)
+        instead of its default: for ingestion steps that walk the whole graph."""
+        previous = self._timeout_ms
+        if self.embedded is not None:  # an external server's limits are its own
+            self._timeout_ms = self.settings.query_timeout_max_ms
+        try:
+            yield
+        finally:
+            self._timeout_ms = previous
 
     @contextmanager
     def traced(self) -> Iterator[None]:

@@ -130,11 +130,38 @@ def _locked(paths: ServerPaths) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+@dataclass(frozen=True)
+class ServerLimits:
+    """FalkorDB module settings the embedded server starts with (see the README's
+    configuration table and docs/performance.md for an external server)."""
+
+    timeout_ms: int = 60_000  # TIMEOUT_DEFAULT
+    timeout_max_ms: int = 600_000  # TIMEOUT_MAX
+    resultset_size: int = 10_000_000  # RESULTSET_SIZE
+    query_mem_bytes: int = 2 * 1024**3  # QUERY_MEM_CAPACITY
+    max_queued_queries: int = 1_000  # MAX_QUEUED_QUERIES
+
+    def module_args(self) -> list[str]:
+        return [
+            "TIMEOUT_DEFAULT", str(self.timeout_ms), "TIMEOUT_MAX", str(self.timeout_max_ms),
+            "RESULTSET_SIZE", str(self.resultset_size),
+            "QUERY_MEM_CAPACITY", str(self.query_mem_bytes),
+            "MAX_QUEUED_QUERIES", str(self.max_queued_queries),
+        ]  # fmt: skip
+
+
 class EmbeddedServer:
-    def __init__(self, home: Path, durable: bool = False, on_wait: OnWait | None = None) -> None:
+    def __init__(
+        self,
+        home: Path,
+        durable: bool = False,
+        on_wait: OnWait | None = None,
+        limits: ServerLimits | None = None,
+    ) -> None:
         self.paths = ServerPaths(home.resolve())
         self.durable = durable
         self.on_wait = on_wait
+        self.limits = limits or ServerLimits()
 
     @property
     def socket_path(self) -> str:
@@ -210,7 +237,7 @@ class EmbeddedServer:
             "--daemonize", "yes",
             "--pidfile", str(self.paths.pidfile),
             "--logfile", str(self.paths.logfile),
-            "--loadmodule", module,
+            "--loadmodule", module, *self.limits.module_args(),
         ]  # fmt: skip
         result = subprocess.run(args, capture_output=True, text=True, check=False)
         if result.returncode != 0:

@@ -133,16 +133,17 @@ def store_records(
     if settings.proposer != "rules":
         workers = 0  # the model proposer talks to a server from this process
     writer = Writer(store, report, progress)
-    previous = writer.begin(total)
-    if progress:
-        progress(0, total, "")
-    run_batches(writer, records, ctx, get_proposer(settings), workers=workers)
-    if pruning is not None:
-        report.pruned = pruning()
-    unfinished = previous is not None and previous.get("complete") is False
-    if report.stored or report.pruned or unfinished or previous is None:
-        finish(store)
-    writer.checkpoint(complete=True)
+    with store.long_queries():  # relinking a million records takes longer than a question
+        previous = writer.begin(total)
+        if progress:
+            progress(0, total, "")
+        run_batches(writer, records, ctx, get_proposer(settings), workers=workers)
+        if pruning is not None:
+            report.pruned = pruning()
+        unfinished = previous is not None and previous.get("complete") is False
+        if report.stored or report.pruned or unfinished or previous is None:
+            finish(store)
+        writer.checkpoint(complete=True)
     if progress:
         progress(writer.done, max(total, writer.done), "done")
 

@@ -1,0 +1,58 @@
+"""Server limits: the embedded server starts with the configured FalkorDB limits, and a
+runaway query is stopped and reported as one clear error."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companybrain.config import Settings
+from companybrain.errors import ConfigError, StoreError
+from companybrain.graph.connection import Store
+from companybrain.graph.server import EmbeddedServer
+
+
+@pytest.fixture
+def tight(tmp_path: Path) -> Iterator[Store]:
+    """A server of its own with a 50 ms query time limit."""
+    settings = Settings(
+        home=tmp_path, graph="limits", query_timeout_ms=50, query_timeout_max_ms=600_000,
+        resultset_size=5_000, query_mem_bytes=512 * 1024**2, max_queued_queries=64,
+    )  # fmt: skip
+    store = Store(settings)
+    yield store
+    store.close()
+    EmbeddedServer(tmp_path).stop()
+
+
+def _config(store: Store, name: str) -> int:
+    reply = store.command("GRAPH.CONFIG", "GET", name)
+    return int(reply[1])
+
+
+def test_the_server_starts_with_the_configured_limits(tight: Store) -> None:
+    assert _config(tight, "TIMEOUT_DEFAULT") == 50
+    assert _config(tight, "TIMEOUT_MAX") == 600_000
+    assert _config(tight, "RESULTSET_SIZE") == 5_000
+    assert _config(tight, "QUERY_MEM_CAPACITY") == 512 * 1024**2
+    assert _config(tight, "MAX_QUEUED_QUERIES") == 64
+
+
+def test_a_runaway_query_is_stopped_with_one_clear_error(tight: Store) -> None:
+    tight.query("UNWIND range(1, 3000) AS i CREATE (:Source {id: toString(i)})")
+    with pytest.raises(StoreError, match="time limit") as info:
+        tight.read("MATCH (a:Source), (b:Source), (c:Source) RETURN count(*) AS n")
+    assert "TIMEOUT_DEFAULT" in str(info.value)
+    # the server is still there for the next question
+    assert tight.read("MATCH (s:Source {id: '7'}) RETURN s.id AS id") == [{"id": "7"}]
+
+
+def test_limits_come_from_the_environment_and_are_checked() -> None:
+    settings = Settings.from_env({"BRAIN_QUERY_TIMEOUT_MS": "2500", "BRAIN_RESULTSET_SIZE": "9"})
+    assert (settings.query_timeout_ms, settings.resultset_size) == (2500, 9)
+    with pytest.raises(ConfigError, match="BRAIN_MAX_QUEUED_QUERIES"):
+        Settings.from_env({"BRAIN_MAX_QUEUED_QUERIES": "0"})
+    with pytest.raises(ConfigError, match="BRAIN_QUERY_TIMEOUT_MAX_MS"):
+        Settings.from_env({"BRAIN_QUERY_TIMEOUT_MS": "10", "BRAIN_QUERY_TIMEOUT_MAX_MS": "5"})
