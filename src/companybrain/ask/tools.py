@@ -14,13 +14,14 @@ from companybrain.errors import StoreError
 from companybrain.graph.connection import Row, Store
 from companybrain.graph.queries import ask_q
 from companybrain.model.answer import Answer, Citation, Outranked, RefusalCode
-from companybrain.policy import expertise, ownership
-from companybrain.policy.access import Viewer, can_see, visible
+from companybrain.policy import expertise, ownership, search_rank
+from companybrain.policy.access import Viewer, can_see, query_scope, visible
 from companybrain.policy.text import quote_in
 from companybrain.policy.time import QuestionTime, format_instant
 
 SEARCH_HITS = 5
-SEARCH_FETCH = 50
+# Matching records the ranking sees (by id, visible ones only); past this, the first by id.
+SEARCH_FETCH = 500
 SNIPPET_CHARS = 180
 MAX_EXPERTS = 5
 APPROVAL_NOT_RECORDED = "not recorded"
@@ -110,7 +111,9 @@ def owner_of(ctx: AskContext, subject: Entity, *, sign_off: bool = False) -> Ans
 
 
 def service_decision(ctx: AskContext, service: str) -> ownership.OwnershipDecision:
-    rows, capped = ask_q.owner_evidence(ctx.store, service, ctx.settings.row_cap)
+    rows, capped = ask_q.owner_evidence(
+        ctx.store, service, ctx.settings.row_cap, query_scope(ctx.viewer)
+    )
     evidence = [_evidence(row) for row in rows]
     seen = visible(evidence, ctx.viewer, lambda e: e.acl)
     seen = _check_quotes(ctx.store, seen)
@@ -241,22 +244,18 @@ def _worked_with_rank(store: Store) -> dict[str, float]:
 
 
 def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
-    rows = ask_q.decision_chain(ctx.store, subject.id)
-    if not rows:
+    links = [(r["newer"], r["older"]) for r in ask_q.supersession_links(ctx.store, subject.id)]
+    ids = sorted({subject.id, *(i for link in links for i in link)})
+    details = {d["id"]: d for d in ask_q.decision_details(ctx.store, ids)}
+    if subject.id not in details:
         return ctx.refused(
             "trace_decision", subject, RefusalCode.NOT_IN_GRAPH, f"{subject.id} is not a decision"
         )
-    row = rows[0]
-    positions = {subject.id: 0}
-    for link in [*(row["ups"] or []), *(row["downs"] or [])]:
-        if link and link.get("id") is not None:
-            positions[link["id"]] = min(positions.get(link["id"], 99), int(link["pos"]))
-    details = {d["id"]: d for d in ask_q.decision_details(ctx.store, list(positions))}
-    chain = [
-        d
-        for d in sorted(positions, key=lambda i: (positions[i], -(details[i].get("at_ms") or 0)))
-        if d in details and can_see(details[d].get("acl"), ctx.viewer)
-    ]
+    # The chain runs through decisions the asker may see only: a link through a hidden
+    # one would show that it exists.
+    seen = {i for i, d in details.items() if can_see(d.get("acl"), ctx.viewer)}
+    positions = chain_positions(subject.id, links, seen)
+    chain = sorted(positions, key=lambda i: (positions[i], -(details[i].get("at_ms") or 0)))
     motivated: list[str] = []
     citations: list[Citation] = []
     for did in chain:
@@ -285,6 +284,22 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
         ],
     }
     return ctx.answered("trace_decision", subject, result, citations=_dedupe(citations))
+
+
+def chain_positions(
+    start: str, links: list[tuple[str, str]], seen: set[str], steps: int = 6
+) -> dict[str, int]:
+    """How far each decision is from `start` along (newer, older) links, walking through
+    `seen` decisions only: negative for newer ones, positive for older ones."""
+    positions = {start: 0} if start in seen else {}
+    for sign, step in ((-1, lambda x: [n for n, o in links if o == x]),
+                       (1, lambda x: [o for n, o in links if n == x])):  # fmt: skip
+        frontier = [start] if start in seen else []
+        for distance in range(1, steps + 1):
+            frontier = [y for x in frontier for y in step(x) if y in seen and y not in positions]
+            for y in frontier:
+                positions[y] = sign * distance
+    return positions
 
 
 # -- person_or_team -------------------------------------------------------------------------
@@ -325,9 +340,15 @@ def person_or_team(ctx: AskContext, subject: Entity) -> Answer:
 def search_records(ctx: AskContext, query: str) -> Answer:
     words = re.findall(r"[A-Za-z0-9]+", query)
     hits: list[Row] = []
+    scope = query_scope(ctx.viewer)  # hidden records are left out before anything is ranked
     for text in (" ".join(words), " | ".join(words)):  # every word first, then any word
-        found = ask_q.search_sources(ctx.store, text, SEARCH_FETCH) if words else []
-        hits = [h for h in found if can_see(h.get("acl"), ctx.viewer)][:SEARCH_HITS]
+        found = ask_q.search_sources(ctx.store, text, SEARCH_FETCH, scope) if words else []
+        found = [h for h in found if can_see(h.get("acl"), ctx.viewer)]
+        by_id = {h["record"]: h for h in found}
+        texts = [
+            (rid, f"{h.get('title') or ''}\n{h.get('text') or ''}") for rid, h in by_id.items()
+        ]
+        hits = [by_id[rid] for rid in search_rank.rank(texts, words)[:SEARCH_HITS]]
         if hits:
             break
     if not hits:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -44,3 +44,11 @@ def visible(
 ) -> list[T]:
     """The items whose record the viewer may see, in their original order."""
     return [item for item in items if can_see(acl_of(item), viewer)]
+
+
+def query_scope(viewer: Viewer) -> dict[str, Any]:
+    """The viewer as query parameters, for queries that must leave hidden records out
+    BEFORE they limit, count or rank rows: `everyone` (unrestricted) and `groups`. A row
+    is kept when `$everyone OR acl IS NULL OR any(g IN acl WHERE g IN $groups)`, the same
+    rule as `can_see`."""
+    return {"everyone": viewer.groups is None, "groups": sorted(viewer.groups or ())}

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 # "wrote a doc about it": records a person writes as documentation, not conversation.
 DOC_KINDS = ("adr", "runbook", "wiki", "service_directory", "change_control")
 EXPERT_WEIGHTS = {"resolved_ticket": 6, "wrote_doc": 4, "commented_ticket": 2, "chat": 1}
+# The query parameters of an unrestricted asker (see policy.access.query_scope).
+EVERYONE: dict[str, Any] = {"everyone": True, "groups": []}
 
 
 # -- what the graph knows ------------------------------------------------------------------
@@ -92,23 +94,30 @@ def service_by_id(store: Store, service: str) -> Row | None:
 # -- owner_of ------------------------------------------------------------------------------
 
 
-def owner_evidence(store: Store, service: str, cap: int) -> tuple[list[Row], bool]:
+def owner_evidence(
+    store: Store, service: str, cap: int, scope: dict[str, Any] | None = None
+) -> tuple[list[Row], bool]:
     """Every ownership claim about `service` with its source, quote and owner, and whether
     the row cap was hit. OPTIONAL MATCH keeps a claim whose source (or owner) is missing as
     a row with nulls, so that the policy sees the gap instead of picking from what is left.
-    The query asks for one row more than the cap to know whether the cap was reached."""
+    The query asks for one row more than the cap to know whether the cap was reached.
+    `scope` (policy.access.query_scope; None: everyone) leaves out claims from records the
+    asker may not see before the cap counts them, so a hidden claim never causes ROW_CAP."""
+    scope = scope or EVERYONE
     rows = store.read(
         "MATCH (svc:Service {id: $service}) "
         "OPTIONAL MATCH (claim:OwnershipClaim)-[:ABOUT]->(svc) "
         "OPTIONAL MATCH (src:Source)-[att:ATTESTS]->(claim) "
         "OPTIONAL MATCH (claim)-[:NAMES_OWNER]->(owner:Person) "
+        "WITH svc, claim, src, att, owner "
+        "WHERE $everyone OR src IS NULL OR src.acl IS NULL OR any(g IN src.acl WHERE g IN $groups) "
         "RETURN svc.id AS service, claim.id AS claim, claim.effective_at AS effective_at, "
         "claim.effective_ms AS effective_ms, src.id AS record, src.kind AS kind, "
         "src.authority AS authority, src.at AS at, src.acl AS acl, att.quote AS quote, "
         "owner.id AS owner, owner.name AS owner_name "
         "ORDER BY claim.effective_ms, src.id "
         "LIMIT $limit",
-        {"service": service, "limit": cap + 1},
+        {"service": service, "limit": cap + 1, **scope},
     )
     return rows[:cap], len(rows) > cap
 
@@ -228,19 +237,15 @@ def worked_with_rank(store: Store) -> dict[str, float]:
 # -- trace_decision ------------------------------------------------------------------------
 
 
-def decision_chain(store: Store, decision: str) -> list[Row]:
-    """The decision and every decision linked to it through SUPERSEDES (up to 6 steps either
-    way), each with its position: negative for newer ones, positive for older ones."""
+def supersession_links(store: Store, decision: str, steps: int = 6) -> list[Row]:
+    """Every SUPERSEDES link (newer → older) within `steps` links of the decision, either
+    way, so that the caller can walk the chain through decisions the asker may see only."""
     return store.read(
         "MATCH (d:Decision {id: $id}) "
-        "OPTIONAL MATCH up = (n:Decision)-[:SUPERSEDES*1..6]->(d) "
-        "WITH d, n, min(length(up)) AS steps "
-        "WITH d, collect(CASE WHEN n IS NULL THEN null ELSE {id: n.id, pos: -steps} END) AS ups "
-        "OPTIONAL MATCH down = (d)-[:SUPERSEDES*1..6]->(o:Decision) "
-        "WITH d, ups, o, min(length(down)) AS steps "
-        "WITH d, ups, collect(CASE WHEN o IS NULL THEN null ELSE {id: o.id, pos: steps} END) "
-        "AS downs "
-        "RETURN d.id AS id, ups, downs",
+        "OPTIONAL MATCH p = (d)-[:SUPERSEDES*1..6]-(:Decision) "
+        "UNWIND CASE WHEN p IS NULL THEN [null] ELSE relationships(p) END AS r "
+        "WITH DISTINCT r WHERE r IS NOT NULL "
+        "RETURN startNode(r).id AS newer, endNode(r).id AS older ORDER BY newer, older",
         {"id": decision},
     )
 
@@ -292,13 +297,19 @@ def team_profile(store: Store, team: str) -> Row | None:
 # -- search_records ------------------------------------------------------------------------
 
 
-def search_sources(store: Store, query: str, limit: int) -> list[Row]:
-    """Full-text search over record titles and text, best first."""
+def search_sources(
+    store: Store, query: str, limit: int, scope: dict[str, Any] | None = None
+) -> list[Row]:
+    """Records whose title or text match the full-text query, only those `scope` may see
+    (policy.access.query_scope; None: everyone), at most `limit`, by id. The index's own
+    score is not returned: it weighs words by every record in the index, hidden ones too,
+    so the caller ranks the hits from their own text."""
     return store.read(
-        "CALL db.idx.fulltext.queryNodes('Source', $q) YIELD node, score "
+        "CALL db.idx.fulltext.queryNodes('Source', $q) YIELD node "
+        "WITH node WHERE $everyone OR node.acl IS NULL OR any(g IN node.acl WHERE g IN $groups) "
         "RETURN node.id AS record, node.title AS title, node.text AS text, node.kind AS kind, "
-        "node.acl AS acl, score ORDER BY score DESC, record LIMIT $limit",
-        {"q": query, "limit": limit},
+        "node.acl AS acl ORDER BY record LIMIT $limit",
+        {"q": query, "limit": limit, **(scope or EVERYONE)},
     )
 
 
