@@ -13,6 +13,11 @@ class StoreError(BrainError):
     """The database could not be reached, started or queried."""
 
 
+class BusyError(StoreError):
+    """The database is too busy to answer now (too many queries waiting, or a query ran past
+    its time limit): nothing is wrong with the question; ask again later."""
+
+
 class SchemaMismatch(StoreError):
     """The graph was written by a different schema version."""
 

@@ -16,7 +16,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from companybrain.config import Settings
-from companybrain.errors import StoreError
+from companybrain.errors import BusyError, StoreError
 from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer, ServerLimits
 
 Row = dict[str, Any]
@@ -333,7 +333,7 @@ def _query_error(exc: redis.exceptions.ResponseError) -> StoreError:
     text = str(exc)
     lower = text.lower()
     if "timed out" in lower:
-        return StoreError(
+        return BusyError(
             "the query ran past the server's time limit and was stopped "
             f"(TIMEOUT_DEFAULT / TIMEOUT_MAX, see docs/performance.md): {text}"
         )
@@ -342,7 +342,7 @@ def _query_error(exc: redis.exceptions.ResponseError) -> StoreError:
             f"the query needed more memory than the server allows (QUERY_MEM_CAPACITY): {text}"
         )
     if "max pending queries" in lower:
-        return StoreError(
+        return BusyError(
             f"the server is busy: too many queries waiting (MAX_QUEUED_QUERIES): {text}"
         )
     return StoreError(f"FalkorDB rejected a query: {text}")
