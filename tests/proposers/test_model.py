@@ -143,7 +143,8 @@ def test_a_prompt_injection_yields_nothing_and_the_record_is_sent_as_data(
     )
     verified = run(llm, INJECTION)
     assert verified.ownership == ()
-    assert checks(verified) == ["unknown_id", "owner_not_in_quote", "owner_not_in_quote"]
+    # The page gives orders, so nothing it says is a fact, whatever the quote.
+    assert checks(verified) == ["instruction"] * 3
 
     request = model_server.requests[0]
     system, user = request["messages"][0]["content"], request["messages"][1]["content"]

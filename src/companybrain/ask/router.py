@@ -339,7 +339,34 @@ class ModelRouter:
         call = reply.tool_calls[0]
         if call.name not in TOOLS:
             raise ModelError(f"the model chose an unknown tool {call.name!r}")
-        return check_model_choice(question, catalog, call.name, call.arguments)
+        route = check_model_choice(question, catalog, call.name, call.arguments)
+        return agrees_with_rules(route, RulesRouter().route(question, catalog))
+
+
+def agrees_with_rules(model: Route, rules: Route) -> Route:
+    """Where the rules can tell the question's type, the model may not read it otherwise:
+    text in the question (pasted from a record, say) cannot steer it to another tool or
+    subject, nor past the rules' refusal. Where the rules find no type, the model's checked
+    choice stands."""
+    if model.refusal is not None or rules.tool is None:
+        return model
+    if rules.refusal is not None:  # e.g. it names two services: the model may not pick one
+        return Route(rules.tool, refusal=rules.refusal, by="model")
+    same_subject = (model.subject.id if model.subject else None) == (
+        rules.subject.id if rules.subject else None
+    )
+    if model.tool == rules.tool and (rules.tool == "search_records" or same_subject):
+        return model
+    said = f"{rules.tool} about {rules.subject.name}" if rules.subject else str(rules.tool)
+    chose = f"{model.tool} about {model.subject.name}" if model.subject else str(model.tool)
+    return Route(
+        model.tool,
+        refusal=Refusal(
+            RefusalCode.OUT_OF_SCOPE,
+            f"the question reads as {said}, but the model chose {chose}; ask it plainly",
+        ),
+        by="model",
+    )
 
 
 def check_model_choice(

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from companybrain.policy.injection import hidden_characters, instructs
 from companybrain.policy.text import fold_name, names_in, quote_in
 
 MAX_SENTENCES = 3
@@ -89,6 +90,23 @@ _NOT_RECORDED = re.compile(
 )
 
 
+_LINK_OR_MARKUP = re.compile(r"\bhttps?://|\bwww\.|\]\(|<\s*/?\s*[a-z!][^>]*>", re.I)
+
+
+def carries_orders_or_hidden_text(
+    text: str, assertions: str, facts: ExplanationFacts
+) -> str | None:
+    """Words a record planted for the model to repeat: orders to the reader, links or markup
+    the answer has no use for, invisible characters."""
+    if hidden := hidden_characters(text):
+        return hidden.replace("the quote", "it")
+    if ordered := instructs(assertions):
+        return ordered.replace("it addresses", "it passes on")
+    if link := _LINK_OR_MARKUP.search(assertions):
+        return f"it holds a link or markup ({link.group(0)!r})"
+    return None
+
+
 def says_approved(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
     """Nothing is ever approved: the records hold review contacts, not approval authority."""
     match = _APPROVED.search(assertions)
@@ -165,6 +183,7 @@ def skips_the_refusal_reason(text: str, assertions: str, facts: ExplanationFacts
 
 CHECKS: tuple[Check, ...] = (
     too_long_or_empty,
+    carries_orders_or_hidden_text,
     leaks_internal_names,
     says_approved,
     names_someone_not_in_evidence,

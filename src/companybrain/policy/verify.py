@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal, Rejection, Verified
 from companybrain.model.records import Org, Record
-from companybrain.policy import segments, wording
+from companybrain.policy import injection, segments, wording
 from companybrain.policy.mentions import PERSON, SERVICE, template
 from companybrain.policy.text import normalise, quote_in
 
@@ -28,6 +28,8 @@ NO_OWNERSHIP_STATEMENT = "no_ownership_statement"
 DUPLICATE = "duplicate"
 DECISION_NOT_FROM_ADR = "decision_not_from_adr"
 NOT_A_DECISION = "not_a_decision"
+INSTRUCTION = "instruction"  # the record addresses orders to its reader (prompt injection)
+HIDDEN_TEXT = "hidden_text"
 
 
 class Refused(Exception):
@@ -45,6 +47,12 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
     rejected: list[Rejection] = []
     for item in proposal.malformed:
         rejected.append(_malformed(record.id, item))
+    ordered = injection.instructs(record.title or "", record.text, *_said_elsewhere(record))
+    if ordered:  # nothing a record that gives orders says is taken as a fact
+        why = f"{record.id} is not a statement: {ordered}"
+        facts: list[OwnershipFact | DecisionFact] = [*proposal.ownership, *proposal.decisions]
+        rejected += [Rejection(record.id, fact, INSTRUCTION, why) for fact in facts]
+        return Verified(record.id, (), (), tuple(rejected))
     seen: set[tuple[str, str]] = set()
     for fact in proposal.ownership:
         try:
@@ -161,6 +169,14 @@ def _quote_in_record(quote: str, record: Record) -> None:
         )
     if not quote_in(quote, record.text):
         raise Refused(QUOTE_NOT_IN_RECORD, f"the quote is not in {record.id}: {quote[:80]!r}")
+    if hidden := injection.hidden_characters(quote):
+        raise Refused(HIDDEN_TEXT, hidden)
+
+
+def _said_elsewhere(record: Record) -> list[str]:
+    """Front-matter values a proposer also reads (the channel, fields the format does not know)."""
+    values = [record.channel or "", *(str(k) for k in record.extra)]
+    return values + [str(v) for v in record.extra.values() if isinstance(v, str | int | float)]
 
 
 def _folded(text: str) -> str:
