@@ -1,8 +1,10 @@
-"""Run every benchmark module (or those named on the command line) and print its report."""
+"""Run every benchmark module (or those named on the command line) and print its report.
+`--scale 10000,100000,1000000` sets the record counts the scale benchmarks run at."""
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import sys
 import time
@@ -11,6 +13,13 @@ import benchmarks
 
 
 def main(names: list[str]) -> int:
+    if "--scale" in names:
+        at = names.index("--scale")
+        if at + 1 >= len(names):
+            print("--scale needs a list of record counts, e.g. --scale 10000,100000")
+            return 1
+        os.environ["BENCH_SCALES"] = names[at + 1]
+        names = names[:at] + names[at + 2 :]
     modules = sorted(
         m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_")
     )

@@ -144,13 +144,16 @@ class SubjectNames:
                 if folded:
                     self.by_name.setdefault(folded, set()).add(subject.id)
         self.longest = max((len(n.split()) for n in self.by_name), default=0)
+        self.first = frozenset(n.split()[0] for n in self.by_name)
 
     def named_in(self, text: str) -> list[str]:
         """Ids of the subjects `text` names, in the organisation's order."""
         words = fold_name(text).split()
         found: set[str] = set()
-        for size in range(1, min(self.longest, len(words)) + 1):
-            for start in range(len(words) - size + 1):
+        for start, word in enumerate(words):
+            if word not in self.first:
+                continue  # no name starts with this word
+            for size in range(1, min(self.longest, len(words) - start) + 1):
                 hit = self.by_name.get(" ".join(words[start : start + size]))
                 if hit:
                     found |= hit

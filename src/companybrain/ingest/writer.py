@@ -55,7 +55,11 @@ PARALLEL_FROM = 4 * BATCH
 
 
 def default_workers() -> int:
-    return max(1, min(4, (os.cpu_count() or 1) - 1))
+    """Extraction processes beside the writer: one core is the writer's and one the
+    database's, so on two cores or fewer extraction stays in this process (measured: the
+    pool's start and the records' trip through pickling cost more than they save there)."""
+    cores = os.cpu_count() or 1
+    return 0 if cores <= 2 else min(4, cores - 2)
 
 
 def batches(records: Iterable[Record], size: int = BATCH) -> Iterator[list[Record]]:

@@ -81,6 +81,7 @@ class NameIndex:
             for words, ids in entries.items()
         }
         self._longest = max((len(w) for w in self._names), default=0)
+        self._first = frozenset(w[0] for w in self._names)  # no name starts elsewhere
 
     def template(self, text: str) -> Template:
         text = _SPACED_DASH.sub(" ; ", unicodedata.normalize("NFKC", text))
@@ -91,6 +92,9 @@ class NameIndex:
         done = 0  # raw tokens before this index are already in `out`
         w = 0
         while w < len(words):
+            if raw[words[w]] not in self._first:
+                w += 1
+                continue
             for n in range(min(self._longest, len(words) - w), 0, -1):
                 key = tuple(raw[i] for i in words[w : w + n])
                 found = self._names.get(key)

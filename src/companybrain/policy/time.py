@@ -168,7 +168,12 @@ def parse_question_time(
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
     text = _blank(question, _NOT_TIME)
-    for name in sorted({n for n in names if n.strip()}, key=len, reverse=True):
+    # Only names the question contains: a company has thousands, a question names a few.
+    folded = question.casefold()
+    present = {
+        n for n in names if n.strip() and (not n.isascii() or n.strip().casefold() in folded)
+    }
+    for name in sorted(present, key=len, reverse=True):
         text = _blank(text, re.compile(rf"(?<!\w){re.escape(name.strip())}(?!\w)", re.I))
     found: list[tuple[str, datetime, date | None]] = []
     for reader in _READERS:
@@ -220,6 +225,8 @@ def _read_instants(text: str, now: datetime, tz: str) -> tuple[str, Found | Vagu
                 int((m["frac"] or "0").ljust(6, "0")),
             )
         except ValueError:
+            return text, VagueDate(m.group(0), "it is not a time on the calendar")
+        if not _FIRST_YEAR <= base.year <= _LAST_YEAR:
             return text, VagueDate(m.group(0), "it is not a time on the calendar")
         if offset is None:
             moment = base.replace(tzinfo=zone(tz))
@@ -311,7 +318,13 @@ _READERS: tuple[Reader, ...] = (
 # -- helpers ------------------------------------------------------------------------------
 
 
+# Years a question may name: the ends of the calendar would overflow a day's last instant.
+_FIRST_YEAR, _LAST_YEAR = 2, 9998
+
+
 def _day(year: int, month: int, dom: int) -> date | None:
+    if not _FIRST_YEAR <= year <= _LAST_YEAR:
+        return None
     try:
         return date(year, month, dom)
     except ValueError:

@@ -108,6 +108,8 @@ def propose(record: Record, org: Org) -> Proposal:
 def sentence_owners(t: Template) -> list[tuple[str, str]]:
     """(service, person) pairs a sentence states, current and former owners alike."""
     text = t.text
+    if "<p:" not in text or "<s:" not in text:
+        return []  # every pattern needs a person and a service
     pairs: list[tuple[str, str]] = []
     for pattern in (*CURRENT, *FORMER):
         for m in pattern.finditer(text):

@@ -1,0 +1,139 @@
+"""Questions at scale, each against its raw baseline on the same graph, interleaved so that
+drift in the machine hits both the same: owner_of against an indexed lookup, the evidence
+query against the raw three-hop, search_records against the full-text index alone (and its
+recall against bm25s on the same records), and a whole graph answer against a whole
+keyword-search answer."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import percentile
+from companybrain.ask import tools
+from companybrain.ask.catalog import load_catalog
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.evals.ab import KeywordIndex, keyword_answer
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import ask_q, baseline_q
+from companybrain.policy.access import Viewer
+from companybrain.policy.time import QuestionTime
+
+ROUNDS = 200
+SEARCHES = 60
+ANSWERS = 30
+WARMUP = 10
+
+
+@dataclass
+class Timings:
+    samples: dict[str, list[float]] = field(default_factory=dict)
+
+    def time(self, name: str, step: Callable[[], object]) -> None:
+        started = time.perf_counter()
+        step()
+        self.samples.setdefault(name, []).append(time.perf_counter() - started)
+
+    def p(self, name: str, pct: float) -> float:
+        return percentile(self.samples[name], pct)
+
+    def ratio(self, name: str, base: str) -> float:
+        return self.p(name, 50) / self.p(base, 50)
+
+
+def known_items(corpus: Path, count: int, seed: int) -> list[tuple[str, set[str]]]:
+    """Ticket titles as queries; the relevant records are the tickets with that title."""
+    rng = random.Random(seed)
+    titles: list[str] = []
+    seen = 0
+    with (corpus / "records.jsonl").open(encoding="utf-8") as lines:
+        for line in lines:  # a reservoir sample: the file is read once, in flat memory
+            raw = json.loads(line)
+            if raw["kind"] != "ticket":
+                continue
+            seen += 1
+            if len(titles) < count:
+                titles.append(raw["title"])
+            elif (k := rng.randrange(seen)) < count:
+                titles[k] = raw["title"]
+    relevant: dict[str, set[str]] = {t: set() for t in titles}
+    with (corpus / "records.jsonl").open(encoding="utf-8") as lines:
+        for line in lines:
+            raw = json.loads(line)
+            if raw["kind"] == "ticket" and raw["title"] in relevant:
+                relevant[raw["title"]].add(raw["id"])
+    return [(t, relevant[t]) for t in dict.fromkeys(titles)]
+
+
+def recall(found: list[str], relevant: set[str], k: int = 10) -> float:
+    return len(set(found[:k]) & relevant) / min(k, len(relevant))
+
+
+def measure(store: Store, settings: Settings, corpus: Path, now: datetime) -> dict[str, Any]:
+    truth = json.loads((corpus / "expected.json").read_text())
+    rng = random.Random(7)
+    services = list(truth["owners"])
+    catalog = load_catalog(store)
+    viewer = Viewer.everyone()
+    out: dict[str, Any] = {}
+
+    owner = Timings()
+    for i in range(WARMUP + ROUNDS):
+        sid = rng.choice(services)["service"]
+        subject = catalog.get(sid)
+        assert subject is not None
+        ctx = tools.AskContext(store, settings, catalog, viewer, "Who owns it?", QuestionTime(now))
+        for name, step in _owner_steps(store, settings, ctx, subject, sid).items():
+            if i >= WARMUP:
+                owner.time(name, step)
+            else:
+                step()
+    out["owner"] = owner
+
+    search = Timings()
+    ours: list[float] = []
+    bm25: list[float] = []
+    index = KeywordIndex.from_store(store)
+    for query, relevant in known_items(corpus, SEARCHES, 11):
+        ctx = tools.AskContext(store, settings, catalog, viewer, query, QuestionTime(now))
+        search.time("raw full-text", partial(baseline_q.fulltext, store, query, 10))
+        started = time.perf_counter()
+        answer = tools.search_records(ctx, query)
+        search.samples.setdefault("search_records", []).append(time.perf_counter() - started)
+        hits = (answer.result or {}).get("hits", [])
+        ours.append(recall([h["record"] for h in hits], relevant))
+        bm25.append(recall([h["id"] for h in index.search(query, k=10)], relevant))
+    out["search"] = search
+    out["recall"] = (sum(ours) / len(ours), sum(bm25) / len(bm25), len(ours))
+
+    answers = Timings()
+    for i in range(WARMUP + ANSWERS):
+        svc = rng.choice(services)
+        question = f"Who owns the {svc['name']}?"
+        if i < WARMUP:
+            ask(store, settings, question, now=now)
+            keyword_answer(index, question)
+            continue
+        answers.time("graph answer", partial(ask, store, settings, question, now=now))
+        answers.time("keyword answer", partial(keyword_answer, index, question))
+    out["answers"] = answers
+    return out
+
+
+def _owner_steps(
+    store: Store, settings: Settings, ctx: tools.AskContext, subject: Any, sid: str
+) -> dict[str, Callable[[], object]]:
+    return {
+        "raw lookup": partial(ask_q.service_by_id, store, sid),
+        "owner_of": partial(tools.owner_of, ctx, subject),
+        "raw three-hop": partial(baseline_q.three_hop, store, sid),
+        "evidence": partial(ask_q.owner_evidence, store, sid, settings.row_cap),
+    }
