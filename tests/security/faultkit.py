@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
 import time
 from dataclasses import dataclass, field
@@ -149,3 +150,40 @@ def env_for(home: Path, graph: str) -> dict[str, str]:
     env["BRAIN_HOME"] = str(home)
     env["BRAIN_GRAPH"] = graph
     return env
+
+
+def grow(base: Corpus, path: Path, n_new: int, seed: int = 13) -> Corpus:
+    """The base corpus and `n_new` records more, written to `path`: one change control for
+    each of half the services (so that any state between the two corpora names, for every
+    service, either its owner before or its owner after), the rest tickets and chat."""
+    rng = random.Random(seed)
+    path.mkdir(parents=True, exist_ok=True)
+    shutil.copy(base.path / "org.yaml", path / "org.yaml")
+    owner = dict(base.owner)
+    moving = rng.sample(sorted(base.services), len(base.services) // 2)
+    records = list(base.records)
+    start = len(base.records)
+    for i in range(start, start + n_new):
+        at = _iso(START + timedelta(hours=i))
+        sid = rng.choice(sorted(base.services))
+        if moving and i >= start + n_new // 4 and rng.random() < 0.05:
+            sid = moving.pop()
+            new = rng.choice([p for p in base.people if p != owner[sid]])
+            records.append(
+                {"id": f"CC-{i:05d}", "kind": "change_control", "at": at,
+                 "title": f"{base.services[sid]} ownership transfer", "about": [sid],
+                 "text": f"Effective {at}, ownership of the {base.services[sid]} transfers "
+                 f"from {base.people[owner[sid]]} to {base.people[new]}."}
+            )  # fmt: skip
+            owner[sid] = new
+        else:
+            records.append(
+                {"id": f"T-{i:05d}", "kind": "ticket", "at": at, "status": "open",
+                 "author": rng.choice(sorted(base.people)), "about": [sid],
+                 "title": f"{base.services[sid]} alert {i}",
+                 "text": f"The {base.services[sid]} paged at {i % 24}:00; retries doubled "
+                 f"for {i % 7 + 2} minutes."}
+            )  # fmt: skip
+    write_records(path, records)
+    grown = Corpus(path, records, base.people, base.services, dict(base.owner), owner)
+    return grown

@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -269,3 +270,49 @@ def test_restarted_long_lived_store_waits_for_the_load(
         assert EmbeddedServer(own_home).pid() == pid
     finally:
         store.close()
+
+
+# -- too busy ----------------------------------------------------------------------------------
+
+
+def test_too_many_waiting_queries_is_busy_never_wrong(
+    own_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that lets one query wait (MAX_QUEUED_QUERIES 1) and twelve slow queries at
+    once: each gets its right answer or a BusyError; refused ones are tried again first."""
+    from companybrain.errors import BusyError
+    from companybrain.graph import connection
+
+    settings = Settings(home=own_home, graph="busy", max_queued_queries=1)
+    Store(settings).query("CREATE (:Seed)")
+    slow = "UNWIND range(1, 2000000) AS x RETURN count(x) AS n"
+
+    def burst() -> list[object]:
+        outcomes: list[object] = []
+
+        def one() -> None:
+            store = Store(settings)
+            try:
+                outcomes.append(store.read(slow)[0]["n"])
+            except BusyError as exc:
+                outcomes.append(exc)
+            finally:
+                store.close()
+
+        threads = [threading.Thread(target=one) for _ in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return outcomes
+
+    retried = burst()
+    monkeypatch.setattr(connection, "BUSY_BACKOFF_S", ())
+    at_once = burst()
+    for outcome in [*retried, *at_once]:
+        assert outcome == 2_000_000 or (
+            isinstance(outcome, BusyError) and "the server is busy" in str(outcome)
+        ), outcome
+    assert len(retried) == len(at_once) == 12
+    assert any(isinstance(o, BusyError) for o in at_once), "the queue limit never refused"
+    assert any(o == 2_000_000 for o in retried)

@@ -29,6 +29,9 @@ CONNECT_TIMEOUT_S = 5.0
 # A server still loading its data rejects every command with LOADING: wait this long.
 LOADING_WAIT_S = LOAD_TIMEOUT_S
 _STATUS_EVERY_S = 5.0
+# A query refused because too many wait (MAX_QUEUED_QUERIES) never ran: tried again after
+# these pauses, then the caller gets a BusyError.
+BUSY_BACKOFF_S = (0.05, 0.1, 0.2, 0.4, 0.8)
 _CONNECTION_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 
@@ -127,8 +130,9 @@ class Store:
 
     def _resilient(self, call: Callable[[], T], *, repeatable: bool) -> T:
         """Run `call` under the fault policy. `repeatable` calls (reads, connecting) are
-        tried again after any connection error; others only when nothing was sent."""
-        tries = 0
+        tried again after any connection error; others only when nothing was sent. A server
+        still loading, or with too many queries waiting, ran nothing: always tried again."""
+        tries = busy = 0
         loading_since: float | None = None
         while True:
             try:
@@ -146,6 +150,12 @@ class Store:
                 self._warming(waited)
                 time.sleep(min(0.05 * 2 ** min(tries, 5), 1.0))
                 tries += 1
+                continue
+            except redis.exceptions.ResponseError as exc:
+                if "max pending queries" not in str(exc).lower() or busy >= len(BUSY_BACKOFF_S):
+                    raise
+                time.sleep(BUSY_BACKOFF_S[busy])
+                busy += 1
                 continue
             except _CONNECTION_ERRORS as exc:
                 if not repeatable and not _never_sent(exc):
