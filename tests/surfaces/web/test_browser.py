@@ -128,6 +128,7 @@ def test_board_and_graph_pages(page: Any, app_url: str) -> None:
     page.click(f'g.tile[data-item="entry:{DECISION}"]')
     page.wait_for_url("**/board/item?**")
     assert "What it produced" in page.content()
+    page.screenshot(path=str(shots() / "board-item.png"), full_page=True)
     page.goto(f"{app_url}/graph?id=billing-gateway")
     assert page.locator("svg.graph-svg a").count() >= 3
     page.screenshot(path=str(shots() / "graph.png"), full_page=True)
@@ -189,6 +190,7 @@ def test_with_a_token_the_browser_signs_in_first(browser: Any, site: Site) -> No
         try:
             page.goto(f"{served.url}/owners")
             assert "/login" in page.url
+            page.screenshot(path=str(shots() / "login.png"))
             page.fill("input[name=token]", "wrong")
             page.click("form.login button")
             assert "wrong token" in page.inner_text(".error")
