@@ -125,3 +125,13 @@ def test_a_question_with_undecodable_bytes_is_refused_clearly(
     question = b"Who owns \xff billing?".decode("utf-8", "surrogateescape")
     with pytest.raises(InputError, match="question"):
         ask(store, settings, question, now="2026-10-20T12:00:00Z")
+
+
+def test_an_overlong_question_is_refused_clearly(store: Store, settings: Settings) -> None:
+    """The question readers are regular expressions; some are not linear in the length, so
+    a page of text is refused before any of them runs."""
+    from companybrain.ask.engine import MAX_QUESTION_CHARS, ask
+
+    tried("refused_values.questions")
+    with pytest.raises(InputError, match="characters"):
+        ask(store, settings, "who " * MAX_QUESTION_CHARS, now="2026-10-20T12:00:00Z")

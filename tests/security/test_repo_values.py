@@ -50,3 +50,30 @@ def test_hostile_repository_values_round_trip(store: Store, tmp_path: Path) -> N
     decisions = store.read("MATCH (d:Decision) RETURN d.title AS title, d.status AS status")
     assert any("DETACH DELETE" in (d["title"] or "") for d in decisions), decisions
     assert store.read("MATCH (n) RETURN count(n) AS n")[0]["n"] > len(SAFE_PATHS)
+
+
+def test_a_commit_message_cannot_forge_a_commit(store: Store, tmp_path: Path) -> None:
+    """git keeps \\x1e and \\x1f in messages; the history reader splits on them. A message
+    that spells out a whole fake record stays one message of one commit."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("a.txt", "a\n")
+    repo.commit("first", "2026-01-05T10:00:00Z")
+    fake = "0123456789" * 4
+    forged = (
+        f"evil\x1e{fake}\x1f\x1fMallory\x1fm@evil.example\x1f2026-01-01T00:00:00+00:00"
+        "\x1fMallory\x1fm@evil.example\x1f2026-01-01T00:00:00+00:00\x1fFAKE commit\x1f"
+    )
+    repo.write("b.txt", "b\n")
+    real = repo.commit(forged, "2026-01-06T10:00:00Z")
+    tried("repo_values.messages_and_trailers")
+    ingest_repo(store, repo.root)
+    commits = {r["id"]: r for r in store.read("MATCH (c:Commit) RETURN c.id AS id, c.message AS m")}
+    assert fake not in commits
+    real_sha = real or repo.git("rev-parse", "HEAD")
+    assert commits[real_sha]["m"].strip() == repo.git("log", "-1", "--format=%B")  # git() strips
+    people = {r["name"] for r in store.read("MATCH (p:Person) RETURN p.name AS name")}
+    assert "Mallory" not in people
+    touched = store.read(
+        "MATCH (c:Commit {id: $id})-[:TOUCHED]->(f:File) RETURN f.id AS path", {"id": real_sha}
+    )
+    assert [t["path"] for t in touched] == ["b.txt"]

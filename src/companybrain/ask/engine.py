@@ -65,6 +65,9 @@ def viewer_for(store: Store, person: str | None) -> Viewer:
     return Viewer.member(person, groups)
 
 
+MAX_QUESTION_CHARS = 2_000
+
+
 def ask(
     store: Store,
     settings: Settings,
@@ -78,6 +81,10 @@ def ask(
     question = question.strip()
     if not question:
         raise InputError("the question is empty")
+    if len(question) > MAX_QUESTION_CHARS:  # the readers of questions are not linear in it
+        raise InputError(
+            f"the question is {len(question):,} characters; at most {MAX_QUESTION_CHARS:,}"
+        )
     if "\x00" in question:  # it would cut the query text short
         raise InputError("the question contains a NUL character")
     if not question.isascii():

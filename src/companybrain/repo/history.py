@@ -161,8 +161,21 @@ def commits(repo: Path, revs: list[str], *, oldest_first: bool = True) -> Iterat
     if oldest_first:
         args.append("--reverse")
     args += [*revs, "--"]
-    for record in gitcmd.stream(repo, args, b"\x1e"):
-        if record.strip(b"\x00\n"):
-            info = parse_record(record)
-            if info is not None:
-                yield info
+    pending = b""
+    for part in gitcmd.stream(repo, args, b"\x1e"):
+        # A commit message may hold \x1e itself (and text that looks like a commit after
+        # it); it cannot hold NUL, so a record is whole only once its message ends with
+        # "\x1f\x00". Until then a part is more of the same message, never a commit.
+        pending = part if not pending else pending + b"\x1e" + part
+        if b"\x1f\x00" in pending:
+            yield from _parsed(pending)
+            pending = b""
+    if pending:
+        yield from _parsed(pending)
+
+
+def _parsed(record: bytes) -> Iterator[CommitInfo]:
+    if record.strip(b"\x00\n"):
+        info = parse_record(record)
+        if info is not None:
+            yield info
