@@ -11,7 +11,7 @@ from companybrain.board.options import board_graph
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import ask_q, board_q, repo_read, web_q
 from companybrain.policy.access import Viewer
-from companybrain.surfaces.web import code, company
+from companybrain.surfaces.web import board_view, company, graph_view
 from companybrain.surfaces.web.context import Asker, now_utc
 from tests.graph.test_no_label_scan import LISTINGS, recording, scans
 from tests.surfaces.web.conftest import DECISION, Site
@@ -46,9 +46,9 @@ def test_the_pages_look_things_up_through_indexes(site: Site) -> None:
             company.record_view(store, "CC-1", asker)
             company.owners(store, store.settings, asker, now_utc())
             for node in ("billing-gateway", "orion", "CC-1", "ana", DECISION, "src/export.py"):
-                code.neighbourhood(store, node, None, asker.viewer)
-            code.board_item(store, board, f"entry:{DECISION}", asker.viewer)
-            code.board_view(store, board, asker.viewer)
+                graph_view.neighbourhood(store, node, None, asker.viewer)
+            board_view.board_item(store, board, f"entry:{DECISION}", asker.viewer)
+            board_view.board_view(store, board, asker.viewer)
             ask_q.owner_evidence(store, "search-index", 50)
             repo_read.repositories(store)
         assert any("ATTESTS" in c for c in recorded)

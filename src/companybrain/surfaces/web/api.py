@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from companybrain.surfaces.web import code, company
+from companybrain.surfaces.web import board_view, company, graph_view, review_view
 from companybrain.surfaces.web.context import WebContext, now_utc
 
 GRAPH = Query(default=None, description="The graph to read [default: the server's].")
@@ -90,7 +90,7 @@ def router(web: WebContext) -> APIRouter:
     ) -> dict[str, Any]:
         """A node and its neighbours (404 for a node the person may not see)."""
         brain, who = asker(graph, as_)
-        return code.neighbourhood(brain.store, id, label, who.viewer)
+        return graph_view.neighbourhood(brain.store, id, label, who.viewer)
 
     @r.get("/board")
     def board(graph: str | None = GRAPH, as_: str | None = AS) -> dict[str, Any]:
@@ -98,7 +98,7 @@ def router(web: WebContext) -> APIRouter:
         brain, who = asker(graph, as_)
         store = web.board(graph)
         try:
-            return code.board_view(brain.store, store, who.viewer)
+            return board_view.board_view(brain.store, store, who.viewer)
         finally:
             if store is not None:
                 store.close()
@@ -109,29 +109,29 @@ def router(web: WebContext) -> APIRouter:
         brain, who = asker(graph, as_)
         store = web.board(graph)
         try:
-            return code.board_item(brain.store, store, id, who.viewer)
+            return board_view.board_item(brain.store, store, id, who.viewer)
         finally:
             if store is not None:
                 store.close()
 
     @r.get("/repos")
     def repos(graph: str | None = GRAPH) -> list[dict[str, Any]]:
-        return code.repositories(web.brain(graph).store)
+        return review_view.repositories(web.brain(graph).store)
 
     @r.get("/commits")
     def commits(repo: str, graph: str | None = GRAPH) -> list[dict[str, Any]]:
         """A repository's commits, newest first."""
-        return code.commit_list(web.brain(graph).store, repo)
+        return review_view.commit_list(web.brain(graph).store, repo)
 
     @r.get("/review")
     def review(sha: str, repo: str | None = None, graph: str | None = GRAPH) -> dict[str, Any]:
         """One commit: its diff and the decisions it touches (as `brain review`)."""
-        return code.commit_review(web.brain(graph).store, repo, sha)
+        return review_view.commit_review(web.brain(graph).store, repo, sha)
 
     @r.post("/sync")
     async def sync(body: SyncBody) -> dict[str, Any]:
         """Read the repository's new commits, run the board, say what changed."""
         brain = web.brain(body.graph)
-        return await asyncio.to_thread(code.sync, web.settings, brain.store, body.repo)
+        return await asyncio.to_thread(review_view.sync, web.settings, brain.store, body.repo)
 
     return r

@@ -15,7 +15,7 @@ from fastapi.templating import Jinja2Templates
 
 from companybrain.errors import BrainError, InputError
 from companybrain.graph.queries import ask_q
-from companybrain.surfaces.web import code, company, live
+from companybrain.surfaces.web import board_view, company, graph_view, live, review_view
 from companybrain.surfaces.web.context import Asker, WebContext, now_utc
 from companybrain.surfaces.web.security import (
     SESSION_COOKIE,
@@ -203,7 +203,7 @@ def router(web: WebContext) -> APIRouter:
         graph, brain, asker = setup(request)
         board = web.board(graph)
         try:
-            view = code.board_view(brain.store, board, asker.viewer)
+            view = board_view.board_view(brain.store, board, asker.viewer)
         finally:
             if board is not None:
                 board.close()
@@ -219,7 +219,7 @@ def router(web: WebContext) -> APIRouter:
         def read() -> dict[str, Any]:
             board = web.board(graph)
             try:
-                return code.board_statuses(brain.store, board, asker.viewer)
+                return board_view.board_statuses(brain.store, board, asker.viewer)
             finally:
                 if board is not None:
                     board.close()
@@ -234,7 +234,7 @@ def router(web: WebContext) -> APIRouter:
         graph, brain, asker = setup(request)
         board = web.board(graph)
         try:
-            view = code.board_item(brain.store, board, id, asker.viewer)
+            view = board_view.board_item(brain.store, board, id, asker.viewer)
         finally:
             if board is not None:
                 board.close()
@@ -254,15 +254,15 @@ def router(web: WebContext) -> APIRouter:
         synced: Any = None,
         error: str | None = None,
     ) -> Response:
-        repos = code.repositories(brain.store)
+        repos = review_view.repositories(brain.store)
         if repos and repo not in {x["repo"] for x in repos}:
             repo = repos[0]["repo"]
-        commits = code.commit_list(brain.store, repo) if repos else []
-        heads = code.branches(brain.store, repo) if repos else []
+        commits = review_view.commit_list(brain.store, repo) if repos else []
+        heads = review_view.branches(brain.store, repo) if repos else []
         review = None
         if repos and sha:
             try:
-                review = code.commit_review(brain.store, repo, sha)
+                review = review_view.commit_review(brain.store, repo, sha)
             except BrainError as exc:
                 error = str(exc)
         return pages.render(
@@ -288,7 +288,9 @@ def router(web: WebContext) -> APIRouter:
         try:
             import asyncio
 
-            synced = await asyncio.to_thread(code.sync, web.settings, brain.store, repo or None)
+            synced = await asyncio.to_thread(
+                review_view.sync, web.settings, brain.store, repo or None
+            )
         except BrainError as exc:
             error = str(exc)
         return review_render(request, graph, brain, asker, repo, "", synced=synced, error=error)
@@ -300,9 +302,9 @@ def router(web: WebContext) -> APIRouter:
         graph, brain, asker = setup(request)
         view, starts = None, []
         if id:
-            view = code.neighbourhood(brain.store, id, label or None, asker.viewer)
+            view = graph_view.neighbourhood(brain.store, id, label or None, asker.viewer)
         else:
-            starts = code.starting_points(brain.store, asker.viewer, STARTS)
+            starts = graph_view.starting_points(brain.store, asker.viewer, STARTS)
         return pages.render(
             request, "graph.html", "graph", "Graph", graph, asker.person,
             v=view, node_id=id, starts=starts,
