@@ -12,12 +12,15 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from benchmarks.common import bench_settings
+from benchmarks.common import bench_settings, scales, verdict
 from companybrain.graph.connection import Store
 from companybrain.repo.history import LOG_ARGS
 from companybrain.repo.ingest import ingest_repo
 
-COMMITS = int(os.environ.get("BENCH_REPO_COMMITS", "10000"))
+COMMITS = int(
+    os.environ.get("BENCH_REPO_COMMITS")
+    or (100_000 if max(scales()) >= 100_000 else 10_000)  # --scale 100000 and up: 100k
+)
 FILES = 300
 AUTHORS = [("Ann Lee", "ann@example.com"), ("Bob Stone", "bob@example.com"),
            ("Carol Diaz", "carol@example.com"), ("Dave Wu", "dave@example.com")]  # fmt: skip
@@ -75,6 +78,27 @@ def build(root: Path, n: int) -> None:
     subprocess.run(["git", "-C", str(root), "reset", "-q", "--hard", "main"], check=True)
 
 
+def _parse_seconds(root: Path) -> tuple[float, int]:
+    """The baseline: `git log --numstat` (the same arguments ingestion reads) parsed in
+    plain Python: commits split out, their fields and their numstat lines read."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(["git", "-C", str(root), *LOG_ARGS, "HEAD"], stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    commits, lines, tail = 0, 0, b""
+    while chunk := proc.stdout.read(1 << 20):
+        *records, tail = (tail + chunk).split(b"\x1e")
+        for record in records:
+            if not record:
+                continue
+            fields = record.split(b"\x1f")
+            commits += 1
+            lines += sum(1 for part in fields[-1].split(b"\x00") if b"\t" in part)
+    if tail:
+        commits += 1
+    proc.wait()
+    return time.perf_counter() - started, commits
+
+
 def _git_log_seconds(root: Path, *args: str) -> float:
     started = time.perf_counter()
     subprocess.run(["git", "-C", str(root), *args, "HEAD"], stdout=subprocess.DEVNULL, check=True)
@@ -91,6 +115,7 @@ def run() -> list[str]:
                                    capture_output=True, text=True, check=True).stdout)  # fmt: skip
         log_full = min(_git_log_seconds(root, *LOG_ARGS) for _ in range(3))
         log_plain = min(_git_log_seconds(root, "log") for _ in range(3))
+        parse_s, parsed = min(_parse_seconds(root) for _ in range(3))
         with bench_settings("bench_repo") as settings:
             store = Store(settings)
             store.ensure_schema()
@@ -117,6 +142,10 @@ def run() -> list[str]:
             f"{report.instruction_versions} instruction versions",
             f"ratio: ingest takes {report.seconds / log_full:.1f}x the time of the same git log "
             f"({report.seconds / log_plain:.1f}x plain git log)",
+            f"git log --numstat parsed in plain Python: {parsed} commits in {parse_s:.2f} s = "
+            f"{parsed / parse_s:,.0f} commits/s -> ingest runs at "
+            f"{rate / (parsed / parse_s):.0%} of it "
+            f"(goal >= 50%: {verdict(rate / (parsed / parse_s), 0.5, below=False)})",
             f"incremental run after one more commit: {again.commits_read} commit in "
             f"{again.seconds:.2f} s ({again.mode})",
             "peak Python heap while ingesting (tracemalloc): "
