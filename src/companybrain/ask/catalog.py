@@ -3,7 +3,6 @@ graph knows, with every name and alias, and where a question names them."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,12 +117,17 @@ def _stem(word: str) -> str:
 
 
 def _spans(folded: str, name: str) -> list[tuple[int, int]]:
+    """Every place (overlapping too) where ` name ` occurs in `folded`. Plain `find`, not a
+    regular expression per name: a company has thousands of names, and compiling one
+    pattern per name per question outgrows the `re` cache."""
     if not name:
         return []
-    return [
-        (m.start() + 1, m.start() + 1 + len(name))
-        for m in re.finditer(f"(?= {re.escape(name)} )", folded)
-    ]
+    needle, spans = f" {name} ", []
+    at = folded.find(needle)
+    while at >= 0:
+        spans.append((at + 1, at + 1 + len(name)))
+        at = folded.find(needle, at + 1)
+    return spans
 
 
 def load_catalog(store: Store, viewer: Viewer | None = None) -> Catalog:
