@@ -23,9 +23,10 @@ def board_view(brain: Store, board: Store | None, viewer: Viewer) -> dict[str, A
     if board is None:
         return {"tiles": [], "arcs": [], "counts": {}, "width": 0, "height": 0, "handoffs": []}
     items = [i for i in board_q.items(board) if i["kind"] != "handoff"]
-    records = sorted({i["entry"] for i in items if i["kind"] == "record"})
-    acls = web_q.source_acls(brain, records) if records and viewer.restricted else {}
-    items = [i for i in items if i["kind"] != "record" or can_see(acls.get(i["entry"]), viewer)]
+    # a record's item and its parts (a long record is read section by section) share its id
+    entries = sorted({str(i["entry"]) for i in items if i["entry"] is not None})
+    acls = web_q.source_acls(brain, entries) if entries and viewer.restricted else {}
+    items = [i for i in items if can_see(acls.get(i["entry"]), viewer)]
     tiles = []
     at: dict[str, dict[str, Any]] = {}
     for n, item in enumerate(items):
@@ -93,9 +94,8 @@ def board_item(brain: Store, board: Store | None, item_id: str, viewer: Viewer) 
     if row is None:
         raise NotFound(f"no board item {item_id!r}")
     item = {k: v for k, v in row["item"].items() if not k.startswith("_")}
-    if item.get("kind") == "record" and not can_see(
-        web_q.source_acls(brain, [item["entry"]]).get(item["entry"]), viewer
-    ):
+    entry = str(item.get("entry") or "")
+    if viewer.restricted and not can_see(web_q.source_acls(brain, [entry]).get(entry), viewer):
         raise NotFound(f"no board item {item_id!r}")
     findings = sorted(
         (dict(f) for f in row["findings"] or []),
