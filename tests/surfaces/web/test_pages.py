@@ -249,3 +249,20 @@ def test_handoffs_are_drawn_between_their_tiles(client: TestClient, site: Site) 
     finally:
         board.query("MATCH (h:Handoff {id: 'h-test'}) DELETE h")
         board.close()
+
+
+def test_a_finding_read_from_a_hidden_record_is_hidden(client: TestClient, site: Site) -> None:
+    store = Store(site.settings)
+    try:  # test-only Cypher: a checked finding the board moved onto the restricted record
+        store.query(
+            "MATCH (s:Source {id: 'CC-2'}) CREATE (s)-[:HAS_FINDING]->(:Finding {id: 'f-web', "
+            "kind: 'concept', value: 'search index', "
+            "quote: 'The search index is owned by Cy Park.'})"
+        )
+        assert client.get("/api/graph", params={"id": "f-web"}).status_code == 200
+        hidden = client.get("/api/graph", params={"id": "f-web", "as": "ana"})
+        assert hidden.status_code == 404 and "Cy Park" not in hidden.text
+        assert client.get("/api/graph", params={"id": "f-web", "as": "bo"}).status_code == 200
+    finally:
+        store.query("MATCH (f:Finding {id: 'f-web'}) DETACH DELETE f")
+        store.close()

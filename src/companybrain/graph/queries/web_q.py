@@ -91,8 +91,8 @@ def neighbours(store: Store, label: str, node_id: str, limit: int) -> list[Row]:
 
 
 def gating_sources(store: Store, label: str, ids: list[str]) -> list[Row]:
-    """For claims, decisions and rejections: the records they come from, whose acl decides
-    who may see them (id, acl; one row per record)."""
+    """For claims, decisions, findings and rejections: the records they come from, whose acl
+    decides who may see them (id, acl; one row per record)."""
     if label == "OwnershipClaim":
         cypher = (
             "UNWIND $ids AS id MATCH (c:OwnershipClaim {id: id})<-[:ATTESTS]-(s:Source) "
@@ -102,6 +102,11 @@ def gating_sources(store: Store, label: str, ids: list[str]) -> list[Row]:
         cypher = (
             "UNWIND $ids AS id MATCH (d:Decision {id: id})-[:STATED_IN]->(s:Source) "
             "RETURN d.id AS id, s.acl AS acl"
+        )
+    elif label == "Finding":
+        cypher = (
+            "UNWIND $ids AS id MATCH (f:Finding {id: id})<-[:HAS_FINDING]-(s:Source) "
+            "RETURN f.id AS id, s.acl AS acl"
         )
     elif label == "Rejection":
         cypher = (

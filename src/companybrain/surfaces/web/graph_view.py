@@ -1,6 +1,7 @@
 """What the Graph page shows: a node and its neighbours, laid out for a server-drawn SVG.
-A node the person may not see (a record outside their groups, or a claim, decision or
-rejection drawn from one) is left out as if it did not exist, and opening it is a 404."""
+A node the person may not see (a record outside their groups, or a claim, decision,
+finding or rejection drawn from one) is left out as if it did not exist; opening it is a
+404."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from companybrain.policy.access import Viewer, can_see
 from companybrain.surfaces.web.context import NotFound
 
 NEIGHBOURS = 40
-GATED = ("OwnershipClaim", "Decision", "Rejection")
+GATED = ("OwnershipClaim", "Decision", "Finding", "Rejection")
 TEXT_PREVIEW = 600
 
 
