@@ -266,3 +266,21 @@ def test_a_finding_read_from_a_hidden_record_is_hidden(client: TestClient, site:
     finally:
         store.query("MATCH (f:Finding {id: 'f-web'}) DETACH DELETE f")
         store.close()
+
+
+def test_the_ask_form_reads_its_as_of_day(client: TestClient) -> None:
+    before = client.get(
+        "/", params={"q": "Who owns the billing gateway?", "as_of": "2026-10-01", "now": NOW}
+    )
+    assert "owner: Ana Ruiz (ana)" in _text(before.text)
+    assert "DIR-1" in before.text and "as of 2026-10-01" in _text(before.text)
+
+
+def test_a_pinned_server_stores_typed_records_as_its_person(site: Site) -> None:
+    pinned = TestClient(create_app(site.settings, as_person="ana"))
+    stored = pinned.post(
+        "/api/records", json={"text": "Nothing about services here.", "author": "cy", "id": "pin-1"}
+    )
+    assert stored.status_code == 200, stored.text
+    record = pinned.get("/api/record", params={"id": "pin-1"}).json()["record"]
+    assert record["author"] == "ana" and record["kind"] == "chat"
