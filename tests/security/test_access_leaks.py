@@ -351,6 +351,58 @@ def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         return exc.code, json.loads(exc.read() or b"{}")
 
 
+def _get(url: str) -> tuple[int, Any]:
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"{}")
+
+
+def _without_clock(value: Any) -> Any:
+    """The owners page answers as of now: leave the clock out of the comparison."""
+    if isinstance(value, dict):
+        return {k: _without_clock(v) for k, v in value.items() if k != "as_of"}
+    if isinstance(value, list):
+        return [_without_clock(v) for v in value]
+    return value
+
+
+def test_web_read_paths_as_person(world: World) -> None:
+    """The web app's other read paths: a record page, the owners page and the graph view.
+    A record someone may not see is a 404 worded like one that does not exist."""
+    from companybrain.surfaces.web import create_app
+    from tests.surfaces.web.conftest import Served
+
+    services = ["audit-log", "secrets-vault", "identity-service", "billing-gateway"]
+    tried = 0
+    with Served(create_app(world.full)) as full:
+        for person in SAMPLE_PEOPLE:
+            hidden = world.corpus.hidden_from(person)
+            phrases = world.phrases[hidden]
+            for rid in sorted(world.corpus.acl):
+                status, body = _get(f"{full.url}/api/record?id={rid}&as={person}")
+                tried += 1
+                if rid in hidden:
+                    missing = _get(f"{full.url}/api/record?id=NO-SUCH-{rid}&as={person}")
+                    assert status == missing[0] == 404, (rid, person, body)
+                    assert json.dumps(body).replace(rid, "X") == json.dumps(missing[1]).replace(
+                        f"NO-SUCH-{rid}", "X"
+                    )
+                else:
+                    assert status == 200, (rid, person, body)
+                    assert leaks(body, hidden, phrases) == [], (rid, person)
+            status, owners = _get(f"{full.url}/api/owners?as={person}")
+            assert status == 200 and leaks(owners, hidden, phrases) == [], person
+            with Served(create_app(world.view_of(person))) as view:
+                assert _without_clock(owners) == _without_clock(_get(f"{view.url}/api/owners")[1])
+            for sid in services:
+                status, node = _get(f"{full.url}/api/graph?id={sid}&as={person}")
+                assert status == 200 and leaks(node, hidden, phrases) == [], (sid, person)
+            tried += 2 + len(services)
+    assert tried > 4 * len(world.corpus.acl)
+
+
 def test_web_api_as_person(world: World) -> None:
     from companybrain.surfaces.web import create_app
     from tests.surfaces.web.conftest import Served

@@ -30,14 +30,14 @@ from tests.security.faultkit import Corpus, env_for, generate, grow
 pytestmark = pytest.mark.slow
 
 BASE = 400
-NEW = 1500
+NEW = 1200
 # A short queue, so that the server does refuse queries under this load: refused ones are
 # tried again (graph/connection.py) and only then reach the asker as "busy".
 MAX_QUEUED = 2
 CLI_ASKERS = 4
 HTTP_ASKERS = 4
 MIN_WINDOW_S = 20.0  # the askers run at least this long, and until the ingest is done,
-MAX_WINDOW_S = 30.0  # but never longer than this
+MAX_WINDOW_S = 25.0  # but never longer than this
 ASK_NOW = "2027-12-31T00:00:00Z"
 BUSY = re.compile(r"\bbusy\b|time limit", re.I)
 
