@@ -62,8 +62,11 @@ def read_markdown(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], lis
         return [], [Problem(where, "malformed front matter: the file must start with '---'")]
     try:
         post = frontmatter.loads(text)
-    except yaml.YAMLError as exc:
-        return [], [Problem(where, f"malformed front matter: {_first_line(exc)}")]
+    except (yaml.YAMLError, ValueError, TypeError, AttributeError, OverflowError) as exc:
+        # PyYAML raises more than YAMLError on odd values (a !!timestamp with a seconds
+        # offset, a date out of range): all of it is a malformed file, not a crash.
+        why = _first_line(exc) or type(exc).__name__
+        return [], [Problem(where, f"malformed front matter: {why}")]
     if not post.metadata:
         return [], [Problem(where, "malformed front matter: no fields between the '---' lines")]
     return [{**post.metadata, "text": post.content, "__where__": where}], []

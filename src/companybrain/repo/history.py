@@ -87,6 +87,8 @@ def _changes(rest: bytes) -> tuple[FileChange, ...]:
             fields = token[1:].split()
             status = _decode(fields[4])[:1] if len(fields) >= 5 else "M"
             blob = _decode(fields[3]) if len(fields) >= 4 else None
+            if i + (2 if status in {"R", "C"} else 1) >= len(tokens):
+                break  # a truncated entry: its paths never came
             if status in {"R", "C"}:
                 old, new = _decode(tokens[i + 1]), _decode(tokens[i + 2])
                 i += 3
