@@ -316,3 +316,28 @@ def test_too_many_waiting_queries_is_busy_never_wrong(
     assert len(retried) == len(at_once) == 12
     assert any(isinstance(o, BusyError) for o in at_once), "the queue limit never refused"
     assert any(o == 2_000_000 for o in retried)
+
+
+def test_write_cut_off_in_flight_is_one_clear_error(own_home: Path) -> None:
+    """The server dies while a write runs: the write is not sent again (it may or may not
+    have been applied), the error says so in one line, and the graph holds all of the
+    write or none of it."""
+    settings = Settings(home=own_home, graph="inflight")
+    store = Store(settings)
+    store.query("CREATE (:Before {id: 1})")
+    slow_write = (
+        "UNWIND range(1, 10000000) AS x WITH count(x) AS n "
+        "UNWIND range(1, 1000) AS i CREATE (:Cut {i: i, n: n})"
+    )
+    killer = threading.Timer(0.3, kill_server, args=(own_home,))
+    killer.start()
+    with pytest.raises(StoreError) as caught:
+        store.query(slow_write)
+    killer.join()
+    message = str(caught.value)
+    assert "during a write" in message and "run the command again" in message
+    assert "\n" not in message
+    after = Store(settings)  # starts the server again
+    cut = after.read("MATCH (c:Cut) RETURN count(c) AS n")[0]["n"]
+    assert cut in (0, 1000), "a write half applied"
+    assert after.read("MATCH (b:Before) RETURN b.id AS id") == [{"id": 1}]

@@ -37,7 +37,7 @@ MAX_QUEUED = 2
 CLI_ASKERS = 4
 HTTP_ASKERS = 4
 MIN_WINDOW_S = 20.0  # the askers run at least this long, and until the ingest is done,
-MAX_WINDOW_S = 25.0  # but never longer than this
+MAX_WINDOW_S = 45.0  # but never longer than this
 ASK_NOW = "2027-12-31T00:00:00Z"
 BUSY = re.compile(r"\bbusy\b|time limit", re.I)
 
