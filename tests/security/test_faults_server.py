@@ -339,5 +339,5 @@ def test_write_cut_off_in_flight_is_one_clear_error(own_home: Path) -> None:
     assert "\n" not in message
     after = Store(settings)  # starts the server again
     cut = after.read("MATCH (c:Cut) RETURN count(c) AS n")[0]["n"]
-    assert cut in (0, 1000), "a write half applied"
+    assert cut == 0, "a write the server died in the middle of was applied (or half)"
     assert after.read("MATCH (b:Before) RETURN b.id AS id") == [{"id": 1}]
