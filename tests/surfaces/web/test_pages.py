@@ -37,6 +37,7 @@ def test_ask_page_answers_without_javascript(client: TestClient) -> None:
     assert "Ana Ruiz owns the billing gateway." in text
     assert "CC-1: quote found verbatim in the record" in text
     assert "owner_of(billing-gateway) · answered · 1 citation" in text
+    assert f'name="now" value="{NOW}"' in page.text  # asking again keeps the clock
 
 
 def test_a_refusal_shows_its_code_and_reason(client: TestClient) -> None:

@@ -214,6 +214,7 @@ def add_record(
     """Store a typed record as chat (whatever kind was picked), then ask the owner question
     of every service and project it names, before and after, to show what it changed."""
     from companybrain.ingest.pipeline import add_typed_record
+    from companybrain.ingest.records import check_typed
 
     catalog = load_catalog(store, asker.viewer)
     named = [m.entity for m in catalog.mentions(text, SERVICE, PROJECT)]
@@ -223,6 +224,7 @@ def add_record(
     record = Record(
         id=rid, kind="chat", at=now, text=text, author=author, about=tuple(about), origin="web"
     )
+    check_typed(record)
     report = add_typed_record(store, record, settings)
     effects = []
     for e in named:

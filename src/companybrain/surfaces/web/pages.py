@@ -118,7 +118,7 @@ def router(web: WebContext) -> APIRouter:
                 error = str(exc)
         return pages.render(
             request, "ask.html", "ask", "Ask", graph, asker.person,
-            q=q, as_of=as_of, people=people, answer=view, steps=steps, error=error,
+            q=q, as_of=as_of, now=now, people=people, answer=view, steps=steps, error=error,
         )  # fmt: skip
 
     @r.get("/ask/stream")
