@@ -135,3 +135,26 @@ def test_an_overlong_question_is_refused_clearly(store: Store, settings: Setting
     tried("refused_values.questions")
     with pytest.raises(InputError, match="characters"):
         ask(store, settings, "who " * MAX_QUESTION_CHARS, now="2026-10-20T12:00:00Z")
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (["--id", "typed\x01one"], "`id`"),
+        (["--id", "typed one\t"], "`id`"),
+        (["--id", "typed-ok"], "`text`"),  # the text below holds a NUL
+    ],
+)
+def test_a_typed_record_with_unstorable_values_is_refused(
+    run_cli, settings: Settings, tmp_path: Path, args: list[str], field: str
+) -> None:  # type: ignore[no-untyped-def]
+    """`brain add` (and the web page's Add record) build a record from typed input: the
+    same refusals apply, as one line, and the server stays up."""
+    tried("refused_values.records")
+    folder = write_corpus(tmp_path / "c", {})
+    assert run_cli("ingest", str(folder)).exit_code == 0
+    text = "Bo Lind owns the billing gateway" + ("\x00" if field == "`text`" else "")
+    result = run_cli("add", text, "--as", "bo", *args)
+    assert isinstance(result.exception, InputError), result.output
+    assert field in str(result.exception) and "brain add" in str(result.exception)
+    assert run_cli("add", "Bo Lind owns the billing gateway", "--as", "bo").exit_code == 0

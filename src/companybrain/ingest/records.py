@@ -13,6 +13,7 @@ from typing import Any
 import frontmatter
 import yaml
 
+from companybrain.errors import InputError
 from companybrain.ingest.times import TimeProblem, parse_instant
 from companybrain.model.records import Org, Record
 
@@ -210,6 +211,18 @@ def _known_ids(org: Org) -> tuple[frozenset[str], frozenset[str]]:
         subjects = frozenset(s.id for s in org.services) | {p.id for p in org.projects}
         _known[:] = [(org, people, subjects)]
     return _known[0][1], _known[0][2]
+
+
+def check_typed(record: Record) -> None:
+    """The same refusals as `to_record`, for a record built from typed input (the web page,
+    `brain add`): InputError naming the field."""
+    raw = {"id": record.id, "title": record.title, "text": record.text, "author": record.author}
+    try:
+        _storable({k: v for k, v in raw.items() if v is not None})
+        if not record.id.strip() or any(unicodedata.category(c) == "Cc" for c in record.id):
+            raise BadRecord(f"field `id` {record.id!r} is empty or holds a control character")
+    except BadRecord as exc:
+        raise InputError(f"{record.origin or 'record'}: {exc}") from exc
 
 
 def _storable(raw: dict[str, Any]) -> None:

@@ -120,6 +120,7 @@ def add_cmd(
 ) -> None:
     """Store a record typed by a person. It is always stored as chat (authority of chat),
     whatever kind it claims, then checked like everything else."""
+    from companybrain.ingest.records import check_typed
     from companybrain.ingest.times import TimeProblem, parse_instant
 
     try:
@@ -130,6 +131,7 @@ def add_cmd(
     record = Record(
         id=rid, kind="chat", at=at, text=text, author=author, about=about, origin="brain add"
     )
+    check_typed(record)
     report = add_typed_record(state.brain().store, record, state.settings)
     note = "" if kind == "chat" else f" (asked for {kind!r}; typed records are stored as chat)"
     click.echo(
