@@ -51,8 +51,8 @@ def ingest(
     corpus = open_corpus(path, org=stored_org, max_bytes=settings.max_record_bytes)
     org = corpus.org or stored_org
     assert org is not None  # open_corpus refuses a path without an organisation
-    if corpus.org is not None:
-        org_to_graph(store, corpus.org)
+    if corpus.org is not None and records_q.org_hash(store) != org_digest(corpus.org):
+        org_to_graph(store, corpus.org)  # unchanged, it is not written again
     if prune and not corpus.whole_corpus:
         raise InputError("--prune needs a whole corpus folder (with org.yaml)")
     report = IngestReport(files=len(corpus.files))

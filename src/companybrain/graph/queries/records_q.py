@@ -65,6 +65,12 @@ def upsert_org(store: Store, org: dict[str, Any]) -> None:
     )
 
 
+def org_hash(store: Store) -> str | None:
+    """The hash of the organisation last written (None: none yet)."""
+    rows = store.read("MATCH (m:Meta {key: 'org'}) RETURN m.hash AS hash")
+    return rows[0]["hash"] if rows else None
+
+
 def read_org(store: Store) -> dict[str, Any] | None:
     """The organisation as stored, or None when no corpus was ever ingested."""
     meta = store.read(
