@@ -157,6 +157,13 @@ class Store:
                 time.sleep(BUSY_BACKOFF_S[busy])
                 busy += 1
                 continue
+            except (
+                redis.exceptions.AuthenticationError,
+                redis.exceptions.AuthorizationError,
+            ) as exc:
+                raise StoreError(
+                    f"FalkorDB at {self.where} refused the credentials: {_one_line(exc)}"
+                ) from exc
             except _CONNECTION_ERRORS as exc:
                 if not repeatable and not _never_sent(exc):
                     raise StoreError(
