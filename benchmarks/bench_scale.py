@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import tempfile
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -21,11 +22,10 @@ def people_for(records: int) -> int:
     return max(100, min(5_000, records // 200))
 
 
-def run() -> list[str]:
-    lines: list[str] = []
+def run() -> Iterator[str]:
+    """Lines as each size finishes (a million records takes a while)."""
     for records in scales():
-        lines += at_scale(records)
-    return lines
+        yield from at_scale(records)
 
 
 def at_scale(records: int) -> list[str]:
