@@ -133,17 +133,20 @@ def store_records(
     if settings.proposer != "rules":
         workers = 0  # the model proposer talks to a server from this process
     writer = Writer(store, report, progress)
-    with store.long_queries():  # relinking a million records takes longer than a question
-        previous = writer.begin(total)
-        if progress:
-            progress(0, total, "")
-        run_batches(writer, records, ctx, get_proposer(settings), workers=workers)
-        if pruning is not None:
-            report.pruned = pruning()
-        unfinished = previous is not None and previous.get("complete") is False
-        if report.stored or report.pruned or unfinished or previous is None:
-            finish(store)
-        writer.checkpoint(complete=True)
+    try:
+        with store.long_queries():  # relinking a million records takes longer than a question
+            previous = writer.begin(total)
+            if progress:
+                progress(0, total, "")
+            run_batches(writer, records, ctx, get_proposer(settings), workers=workers)
+            if pruning is not None:
+                report.pruned = pruning()
+            unfinished = previous is not None and previous.get("complete") is False
+            if report.stored or report.pruned or unfinished or previous is None:
+                finish(store)
+            writer.checkpoint(complete=True)
+    finally:
+        writer.close()
     if progress:
         progress(writer.done, max(total, writer.done), "done")
 

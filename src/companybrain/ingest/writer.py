@@ -6,8 +6,9 @@ Flow, for each batch of BATCH records (read from a stream, never a whole list):
 1. one read asks the graph for the stored hash of every record in the batch;
 2. a worker hashes each record, skips those the graph holds as they are, and proposes and
    verifies the rest (pure code: `ingest/extract.py`);
-3. the writer sends the rows as ONE `GRAPH.QUERY` (`records_q.write_sources`): a batch is
-   applied whole or not at all.
+3. a writer thread sends the rows as ONE `GRAPH.QUERY` (`records_q.write_sources`) on a
+   connection of its own, while the next batch is read and extracted: a batch is applied
+   whole or not at all.
 
 At most `workers * 2` batches are in flight, so memory stays flat in the size of the input.
 
@@ -34,7 +35,7 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from itertools import islice
 from multiprocessing import get_context
 from typing import Any
@@ -69,34 +70,38 @@ def batches(records: Iterable[Record], size: int = BATCH) -> Iterator[list[Recor
 
 
 class Writer:
-    """Writes batches and keeps the checkpoint; see the module docstring."""
+    """Writes batches and keeps the checkpoint; see the module docstring. Writes go through
+    a connection of their own (`out`), from one thread: `WAITAOF` confirms the writes of
+    the connection it is sent on, and the reads of the next batch go on beside them."""
 
     def __init__(self, store: Store, report: IngestReport, progress: Progress | None) -> None:
         self.store = store
+        self.out = store.for_graph(store.graph_name)
         self.report = report
         self.progress = progress
         self.run = uuid.uuid4().hex[:12]
         self.done = 0
-        self.written_batches = 0
         self.last = ""
         self.total = 0
         self.since = time.monotonic()  # the last durability point
         self.waited = False
-        self._existing: set[str] = set()  # ids in flight that the graph already held
 
     def begin(self, total: int) -> dict[str, Any] | None:
         """Mark the run started; returns the previous run's checkpoint."""
         self.total = total
         previous = records_q.read_checkpoint(self.store, CHECKPOINT_KEY)
         records_q.write_checkpoint(
-            self.store,
+            self.out,
             CHECKPOINT_KEY,
             {"run": self.run, "complete": False, "durable": 0, "last": "",
              "started_ms": int(time.time() * 1000)},
         )  # fmt: skip
         return previous
 
-    def write(self, records: list[Record], got: Extracted) -> None:
+    def states(self, records: list[Record]) -> dict[str, dict[str, Any]]:
+        return records_q.source_states(self.store, [r.id for r in records])
+
+    def write(self, records: list[Record], states: dict[str, Any], got: Extracted) -> None:
         report = self.report
         report.unchanged += got.unchanged
         report.proposed += got.proposed
@@ -104,40 +109,58 @@ class Writer:
         report.rejected_facts.update(got.rejected_facts)
         report.rejected_detail += got.rejected_detail
         if got.rows:
-            ids = [row["source"]["id"] for row in got.rows]
-            # The states were read before extraction; the rows whose record was in the
-            # graph then are replacements (their old facts go first).
-            replaced = [i for i in ids if i in self._existing]
-            records_q.write_sources(self.store, got.rows, replaced)
+            # Rows whose record the graph held when its state was read replace it: their
+            # old facts go first, in the same query.
+            replaced = [row["source"]["id"] for row in got.rows if row["source"]["id"] in states]
+            records_q.write_sources(self.out, got.rows, replaced)
             report.stored += len(got.rows)
         self.done += len(records)
         self.last = records[-1].id if records else self.last
-        self.written_batches += 1
         if time.monotonic() - self.since >= CHECKPOINT_S:
             self.checkpoint(complete=False)
         if self.progress:
             self.progress(self.done, max(self.total, self.done), self.last)
 
-    def states(self, records: list[Record]) -> dict[str, dict[str, Any]]:
-        states = records_q.source_states(self.store, [r.id for r in records])
-        self._existing = self._existing | set(states)
-        return states
-
-    def forget(self, records: list[Record]) -> None:
-        self._existing = self._existing - {r.id for r in records}
-
     def checkpoint(self, *, complete: bool) -> None:
         """Everything written so far reaches the disk, then the checkpoint says so."""
         if not complete or self.waited or time.monotonic() - self.since >= CHECKPOINT_S:
-            self.store.wait_durable(DURABLE_TIMEOUT_MS)
+            self.out.wait_durable(DURABLE_TIMEOUT_MS)
             self.waited = True
         self.since = time.monotonic()
         records_q.write_checkpoint(
-            self.store,
+            self.out,
             CHECKPOINT_KEY,
             {"run": self.run, "durable": self.done, "last": self.last, "complete": complete,
              "at_ms": int(time.time() * 1000)},
         )  # fmt: skip
+
+    def close(self) -> None:
+        self.out.close()
+
+
+class _WriteBehind:
+    """One writer thread, at most one batch in flight: the next batch is read and
+    extracted while the database applies this one."""
+
+    def __init__(self, writer: Writer) -> None:
+        self.writer = writer
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brain-writer")
+        self.pending: Future[None] | None = None
+
+    def submit(self, records: list[Record], states: dict[str, Any], got: Extracted) -> None:
+        self.wait()
+        self.pending = self.thread.submit(self.writer.write, records, states, got)
+
+    def wait(self) -> None:
+        if self.pending is not None:
+            pending, self.pending = self.pending, None
+            pending.result()  # a failed write raises here
+
+    def close(self) -> None:
+        try:
+            self.wait()  # what was handed over is written, even when the reading failed
+        finally:
+            self.thread.shutdown(wait=True)
 
 
 def run_batches(
@@ -148,30 +171,36 @@ def run_batches(
     *,
     workers: int,
 ) -> None:
-    """Extract in `workers` processes (0: in this process) while this one writes."""
-    if workers <= 0:
-        for chunk in batches(records):
-            got = extract_batch(chunk, writer.states(chunk), ctx, propose)
-            writer.write(chunk, got)
-            writer.forget(chunk)
-        return
+    """Extract in `workers` processes (0: in this process) while a thread writes."""
+    behind = _WriteBehind(writer)
+    try:
+        if workers <= 0:
+            for chunk in batches(records):
+                states = writer.states(chunk)
+                behind.submit(chunk, states, extract_batch(chunk, states, ctx, propose))
+        else:
+            _in_pool(behind, records, ctx, workers)
+    finally:
+        behind.close()
+
+
+def _in_pool(behind: _WriteBehind, records: Iterable[Record], ctx: Context, workers: int) -> None:
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=get_context("forkserver"),  # no inherited sockets to the database
         initializer=init_worker,
         initargs=(ctx,),
     )
-    pending: deque[tuple[list[Record], Future[Extracted]]] = deque()
+    pending: deque[tuple[list[Record], dict[str, Any], Future[Extracted]]] = deque()
     try:
         for chunk in batches(records):
-            pending.append((chunk, pool.submit(work, chunk, writer.states(chunk))))
+            states = behind.writer.states(chunk)
+            pending.append((chunk, states, pool.submit(work, chunk, states)))
             if len(pending) >= workers * 2:
-                done_chunk, future = pending.popleft()
-                writer.write(done_chunk, future.result())
-                writer.forget(done_chunk)
+                done_chunk, done_states, future = pending.popleft()
+                behind.submit(done_chunk, done_states, future.result())
         while pending:
-            done_chunk, future = pending.popleft()
-            writer.write(done_chunk, future.result())
-            writer.forget(done_chunk)
+            done_chunk, done_states, future = pending.popleft()
+            behind.submit(done_chunk, done_states, future.result())
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
