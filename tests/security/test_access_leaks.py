@@ -58,6 +58,20 @@ SAMPLE_QUESTIONS = (
     "Search records for the audit pipeline anomaly investigation",
 )
 SAMPLE_PEOPLE = ("rafael", "viktor", "bruno", "marek")
+# Questions that go looking for the restricted records by their ids and words, asked as
+# every person beside the demo set.
+PROBES = (
+    "What replaced ADR-017?",
+    "What did ADR-017 replace?",
+    "Why do we auto-unseal the secrets vault from an appliance?",
+    "Search for SEC-31",
+    "Search records for SEC-40 key shares found on laptops",
+    "Find records about anomalous deletes in the staging bucket",
+    "Who owned the audit log pipeline on 2026-10-10?",
+    "Who knows the audit log pipeline?",
+    "Who owns the secrets vault right now?",
+    "Who should sign off the Keystone release?",
+)
 NOW = "2026-10-20T12:00:00Z"
 
 
@@ -133,14 +147,22 @@ def hidden_phrases(corpus: Corpus, hidden: frozenset[str]) -> dict[str, str]:
     return {run: rid for rid in sorted(hidden) for run in runs(corpus.text[rid]) - seen}
 
 
-def leaks(answer: dict[str, Any], hidden: frozenset[str], phrases: dict[str, str]) -> list[str]:
-    """Ids of hidden records and phrases of their text found anywhere in `answer`."""
+def leaks(
+    answer: dict[str, Any], hidden: frozenset[str], phrases: dict[str, str], asked: str = ""
+) -> list[str]:
+    """Ids of hidden records and phrases of their text found anywhere in `answer`, except
+    what the asker typed themselves (`asked`, echoed back as the question or search)."""
     dumped = json.dumps(answer, ensure_ascii=False)
+    said = " ".join(_words(asked))
     found = [
-        f"id {rid}" for rid in hidden if re.search(rf"(?<![\w-]){re.escape(rid)}(?![\w-])", dumped)
+        f"id {rid}"
+        for rid in hidden
+        if re.search(rf"(?<![\w-]){re.escape(rid)}(?![\w-])", dumped) and rid not in asked
     ]
     flat = " ".join(_words(dumped))
-    found += [f"text of {rid}: {run!r}" for run, rid in phrases.items() if run in flat]
+    found += [
+        f"text of {rid}: {run!r}" for run, rid in phrases.items() if run in flat and run not in said
+    ]
     return found
 
 
@@ -213,7 +235,7 @@ def _check_answers(
                 if got != reference[key]:
                     problems.append(f"{where}: not as if hidden records did not exist: "
                                     f"{_diff(got, reference[key])}")  # fmt: skip
-                found = leaks(got, hidden, world.phrases[hidden])
+                found = leaks(got, hidden, world.phrases[hidden], q["question"])
                 problems += [f"{where}: {leak}" for leak in found]
     finally:
         full.close()
@@ -229,8 +251,10 @@ def _diff(got: dict[str, Any], want: dict[str, Any]) -> str:
 
 
 def test_every_question_as_every_person_through_the_api(world: World) -> None:
-    asked = _check_answers(world, {}, sorted(world.corpus.groups), world.questions)
-    assert asked == len(world.questions) * len(world.corpus.groups)
+    probes = [{"id": f"probe{i}", "question": q, "now": NOW} for i, q in enumerate(PROBES)]
+    questions = [*world.questions, *probes]
+    asked = _check_answers(world, {}, sorted(world.corpus.groups), questions)
+    assert asked == len(questions) * len(world.corpus.groups)
     restricted_people = [p for p in world.corpus.groups if world.corpus.hidden_from(p)]
     assert restricted_people and len(restricted_people) < len(world.corpus.groups)
 
@@ -288,7 +312,7 @@ def test_cli_as_person(world: World) -> None:
             assert result.exit_code == 0, result.output
             got = json.loads(result.stdout)
             assert got == _reference(world, person, question), f"{question} as {person}"
-            assert leaks(got, hidden, world.phrases[hidden]) == []
+            assert leaks(got, hidden, world.phrases[hidden], question) == []
 
 
 MCP_CALLS = (
@@ -337,7 +361,8 @@ def test_mcp_tools_as_person(world: World) -> None:
         want = _mcp_results(world.view_of(person), None)
         for (name, args), g, w in zip(MCP_CALLS, got, want, strict=True):
             assert g == w, f"{name} {args} as {person}: {_diff(g, w)}"
-            assert leaks(g, hidden, world.phrases[hidden]) == [], f"{name} {args} as {person}"
+            found = leaks(g, hidden, world.phrases[hidden], json.dumps(args))
+            assert found == [], f"{name} {args} as {person}"
 
 
 def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -416,7 +441,7 @@ def test_web_api_as_person(world: World) -> None:
                 )
                 assert status == 200, got
                 assert got == _reference(world, person, question), f"{question} as {person}"
-                assert leaks(got, hidden, world.phrases[hidden]) == []
+                assert leaks(got, hidden, world.phrases[hidden], question) == []
 
 
 # -- a supersession chain through a hidden decision ---------------------------------------
@@ -462,7 +487,7 @@ def test_a_chain_never_runs_through_a_hidden_decision(
                 got = Brain(settings=full).ask(question, now=NOW, as_person=person).to_dict()
                 want = Brain(settings=view).ask(question, now=NOW).to_dict()
                 assert got == want, f"{question} as {person}: {_diff(got, want)}"
-                assert leaks(got, hidden, hidden_phrases(corpus, hidden)) == []
+                assert leaks(got, hidden, hidden_phrases(corpus, hidden), question) == []
         bo = Brain(settings=full).ask("What did ADR-3 replace?", now=NOW, as_person="bo")
         assert bo.result is not None and bo.result["chain"] == ["ADR-3", "ADR-2", "ADR-1"]
     finally:
