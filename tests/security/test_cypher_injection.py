@@ -52,6 +52,17 @@ def baseline(base_settings: Settings, tmp_path_factory: pytest.TempPathFactory) 
     store.close()
 
 
+@pytest.fixture(scope="module")
+def org_store(base_settings: Settings) -> Iterator[Store]:
+    """A graph of its own for the org suite, which rewrites every name (the others keep
+    the baseline's)."""
+    settings = base_settings.with_(graph=f"t_sec_org_{uuid.uuid4().hex[:12]}")
+    store = Store(settings)
+    yield store
+    store.delete_graph()
+    store.close()
+
+
 def _record(draw_id: str, fields: dict[str, str], extra_key: str, extra: str) -> dict[str, Any]:
     return {
         "id": draw_id,
@@ -82,7 +93,7 @@ _RECORD = st.builds(
 )  # fmt: skip
 
 
-@examples(60)
+@examples(150)
 @given(records=st.lists(_RECORD, min_size=1, max_size=4, unique_by=lambda r: r["id"].strip()))
 def test_hostile_records_round_trip(
     baseline: Store, tmp_path_factory: pytest.TempPathFactory, records: list[dict[str, Any]]
@@ -162,15 +173,18 @@ def _yaml_round_trips(value: Any) -> bool:
     return yaml.safe_load(yaml.safe_dump(value, allow_unicode=True)) == value
 
 
-@examples(40)
+@examples(80)
 @given(org=_ORG)
 def test_hostile_org_names_round_trip(
-    baseline: Store, tmp_path_factory: pytest.TempPathFactory, org: dict[str, Any]
+    org_store: Store, tmp_path_factory: pytest.TempPathFactory, org: dict[str, Any]
 ) -> None:
+    baseline = org_store
     assume(_yaml_round_trips(org))
     tried("cypher_injection.org_values", 8 + sum(len(p["aliases"]) for p in org["people"]) + 4)
-    records_before = {k: v for k, v in sources(baseline).items()}
     folder = write_corpus(tmp_path_factory.mktemp("org"), BASELINE, org=org)
+    if not sources(baseline):
+        ingest(baseline, write_corpus(tmp_path_factory.mktemp("base"), BASELINE), baseline.settings)
+    records_before = sources(baseline)
     expected = read_org(folder / "org.yaml")
     ingest(baseline, folder, baseline.settings)
     stored = records_q.read_org(baseline)
@@ -194,7 +208,7 @@ def test_hostile_org_names_round_trip(
     assert all(after[k]["text"] == v["text"] for k, v in records_before.items())
 
 
-@examples(100)
+@examples(200)
 @given(question=hostile_name(), as_of=st.one_of(st.none(), hostile_name()))
 def test_hostile_questions_change_nothing(
     baseline: Store, question: str, as_of: str | None
@@ -209,7 +223,7 @@ def test_hostile_questions_change_nothing(
     assert digest(baseline) == before
 
 
-@examples(60)
+@examples(100)
 @given(words=st.lists(hostile_text(3), min_size=1, max_size=3))
 def test_hostile_search_words_change_nothing(baseline: Store, words: list[str]) -> None:
     """The same through the search path, with words around a real subject so the question
@@ -220,3 +234,46 @@ def test_hostile_search_words_change_nothing(baseline: Store, words: list[str]) 
     with contextlib.suppress(BrainError):
         ask(baseline, baseline.settings, question, now=NOW)
     assert digest(baseline) == before
+
+
+@examples(80)
+@given(before=hostile_text(4), middle=hostile_text(2), after=hostile_text(4))
+def test_hostile_quotes_round_trip(
+    baseline: Store,
+    tmp_path_factory: pytest.TempPathFactory,
+    before: str,
+    middle: str,
+    after: str,
+) -> None:
+    """An ownership sentence with hostile text around and inside it: the quotes the verifier
+    kept are the quotes the graph holds, byte for byte, and the answer cites them."""
+    from companybrain.ingest.org_codec import org_from_graph
+    from companybrain.ingest.records import to_record
+    from companybrain.policy.verify import verify
+    from companybrain.proposers.rules import propose
+
+    tried("cypher_injection.quotes")
+    text = f"{before}\nBo Lind owns the Billing Gateway {middle}.\n{after}"
+    raw = {"id": "Q-1", "kind": "change_control", "at": "2026-10-09T10:00:00Z", "text": text}
+    org = org_from_graph(baseline)
+    assert org is not None
+    record, _ = to_record({**raw, "__where__": "q"}, org)
+    kept = {f.quote for f in verify(propose(record, org), record, org).ownership}
+    tried("cypher_injection.quotes_kept", len(kept))
+    folder = tmp_path_factory.mktemp("quotes")
+    (folder / "records.jsonl").write_text(json.dumps(raw) + "\n", encoding="utf-8")
+    before_digest = digest(baseline)
+    try:
+        ingest(baseline, folder, baseline.settings)
+        rows = baseline.read(
+            "MATCH (:Source {id: 'Q-1'})-[a:ATTESTS]->(:OwnershipClaim) RETURN a.quote AS q"
+        )
+        assert {r["q"] for r in rows} == kept
+        answer = ask(baseline, baseline.settings, "Who owns the billing gateway?", now=NOW)
+        for citation in answer.citations:
+            if citation.record == "Q-1":
+                assert citation.quote in kept
+    finally:
+        records_q.delete_sources(baseline, ["Q-1"])
+        finish(baseline)
+    assert digest(baseline) == before_digest

@@ -137,7 +137,7 @@ def test_non_strings_are_refused() -> None:
             ident(value)  # type: ignore[arg-type]
 
 
-@examples(300)
+@examples(500)
 @given(name=st.one_of(hostile_text(3), st.sampled_from(NASTY), st.from_regex(r"\A\w{1,70}\Z")))
 def test_only_allowed_names_pass(name: str) -> None:
     tried("identifiers.generated_names")

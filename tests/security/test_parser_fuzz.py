@@ -94,7 +94,7 @@ def _read(folder: Path) -> None:
         assert record.at.tzinfo is not None and record.id == record.id.strip()
 
 
-@examples(150)
+@examples(300)
 @given(text=markdown_files())
 def test_markdown_record_files(tmp_path_factory: pytest.TempPathFactory, text: str) -> None:
     tried("fuzz.record_files")
@@ -103,7 +103,7 @@ def test_markdown_record_files(tmp_path_factory: pytest.TempPathFactory, text: s
     _read(folder)
 
 
-@examples(100)
+@examples(200)
 @given(data=st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode)))
 def test_raw_bytes_as_record_files(tmp_path_factory: pytest.TempPathFactory, data: bytes) -> None:
     tried("fuzz.record_files", 2)
@@ -113,7 +113,7 @@ def test_raw_bytes_as_record_files(tmp_path_factory: pytest.TempPathFactory, dat
     _read(folder)
 
 
-@examples(100)
+@examples(200)
 @given(
     lines=st.lists(
         st.one_of(
@@ -138,7 +138,7 @@ def test_json_lines(tmp_path_factory: pytest.TempPathFactory, lines: list[Any]) 
     _read(folder)
 
 
-@examples(150)
+@examples(300)
 @given(changes=st.dictionaries(
     st.sampled_from(["company", "timezone", "people", "teams", "services", "projects",
                      "authority", "people.0", "services.0", "projects.0", "teams.0"]),
@@ -160,7 +160,7 @@ def test_org_yaml(changes: dict[str, Any]) -> None:
         assert str(exc).startswith("org.yaml"), exc
 
 
-@examples(300)
+@examples(500)
 @given(value=st.one_of(VALUES, st.from_regex(
     r"\A\d{1,5}-\d{1,3}-\d{1,3}([T ]\d{1,3}:\d{1,3}(:\d{1,3}(\.\d{1,9})?)?)?"
     r"(Z|[+-]\d{1,2}:?\d{0,3})?\Z"
@@ -192,7 +192,7 @@ _DATEISH = st.one_of(
 )  # fmt: skip
 
 
-@examples(400)
+@examples(600)
 @given(
     parts=st.lists(st.one_of(_DATEISH, hostile_text(2)), min_size=1, max_size=4),
     tz=st.sampled_from(["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago", "Europe/Berlin"]),
@@ -233,7 +233,7 @@ _QUESTION_WORDS = st.sampled_from(
 )  # fmt: skip
 
 
-@examples(300)
+@examples(500)
 @given(words=st.lists(st.one_of(_QUESTION_WORDS, hostile_text(2)), min_size=1, max_size=12))
 def test_questions_through_the_router(words: list[str]) -> None:
     global CATALOG
@@ -257,7 +257,7 @@ _TRAILER = st.builds(
 )
 
 
-@examples(300)
+@examples(500)
 @given(lines=st.lists(st.one_of(_TRAILER, hostile_text(3)), max_size=6))
 def test_co_author_trailers(lines: list[str]) -> None:
     tried("fuzz.git_trailers")
@@ -267,7 +267,7 @@ def test_co_author_trailers(lines: list[str]) -> None:
     assert all(name and email and "\n" not in email for name, email in found)
 
 
-@examples(300)
+@examples(500)
 @given(
     fields=st.lists(st.binary(max_size=20), min_size=0, max_size=12),
     seps=st.lists(st.sampled_from([b"\x1f", b"\x1f\x00", b"\x00", b"\x1e", b"\t", b"\n"]),
@@ -294,7 +294,7 @@ _HEADER_LINE = st.one_of(
 )  # fmt: skip
 
 
-@examples(300)
+@examples(500)
 @given(
     lines=st.lists(_HEADER_LINE, max_size=15),
     path=st.sampled_from(
@@ -314,3 +314,31 @@ def test_decision_record_headers(lines: list[str], path: str, kind: str) -> None
         assert found is None or date.fromisoformat(found)
         dates.strip_date(line)
         dates.date_in_filename(line)
+
+
+# Inputs that crashed a parser before it was fixed; kept as plain regressions.
+@pytest.mark.parametrize(
+    "question",
+    ["Who owned it on 9999-12-31?", "as of 0001-01-01T00:00:00+14:00", "on Dec 31, 9999",
+     "on 12/31/9999", "on 9999-12-31T23:59:59-14:00"],
+)  # fmt: skip
+def test_dates_at_the_ends_of_the_calendar_are_refused_not_crashed(question: str) -> None:
+    reading = parse_question_time(question, NOW, "Pacific/Kiritimati")
+    assert isinstance(reading, VagueDate) and "calendar" in reading.reason
+
+
+def test_a_yaml_timestamp_pyyaml_cannot_build_is_a_malformed_file(tmp_path: Path) -> None:
+    (tmp_path / "r.md").write_text(
+        "---\nid: R-1\nkind: wiki\nat: 2026-10-05T10:00:00Z\n"
+        "x: !!timestamp '0788-04-12 14:07:05.000501+00:40:44'\n---\nbody\n"
+    )
+    corpus = read_corpus(tmp_path, org=THE_ORG)
+    assert [p.message.split(":")[0] for p in corpus.rejected] == ["malformed front matter"]
+    assert corpus.rejected[0].where.endswith("r.md")
+
+
+def test_a_truncated_history_entry_is_skipped() -> None:
+    record = b"a" * 40 + b"\x1f\x1fA\x1fa@x\x1f2026-01-01T00:00:00Z\x1fA\x1fa@x\x1f"
+    record += b"2026-01-01T00:00:00Z\x1fmsg\x1f\x00\n:100644 100644 aaa bbb M"
+    info = parse_record(record)
+    assert info is not None and info.message == "msg" and info.changes == ()
