@@ -272,7 +272,7 @@ def test_restarted_long_lived_store_waits_for_the_load(
     try:
         query = "MATCH (s:Source {id: $id}) RETURN s.kind AS kind"
         assert store.read(query, {"id": "CC-1047"}) == [{"kind": "change_control"}]
-        assert "warming up" not in capfd.readouterr().err
+        capfd.readouterr()  # its own first start may say "warming up" too: not counted
         EmbeddedServer(own_home).stop()
         pid = _start_loading_embedded(own_home)
         assert store.read(query, {"id": "CC-1047"}) == [{"kind": "change_control"}]

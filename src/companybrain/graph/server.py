@@ -189,6 +189,11 @@ class EmbeddedServer:
             pid = self.pid()
             if pid is not None and self._wait_ready(pid, START_TIMEOUT_S):
                 return False  # it was still replaying its append-only file
+            if pid is not None and self.is_loading():  # never kill a server that is loading
+                raise StoreError(
+                    f"the database is still loading its data after {LOAD_TIMEOUT_S:.0f} s; "
+                    f"try again later (log: {self.paths.logfile})"
+                )
             if pid is not None:  # alive but never answered: hung, replace it
                 os.kill(pid, signal.SIGKILL)
             self._clear_stale()
