@@ -54,14 +54,19 @@ def _plain(value: Any) -> Any:
 
 
 class _WarmingUp:
-    """The status line on stderr while the server loads its data: said at once, then every
-    few seconds, and once more when it is ready."""
+    """The status line on stderr while the server loads its data: said when a wait begins,
+    then every few seconds, and once more when it is ready."""
 
     def __init__(self, where: str) -> None:
         self.where = where
         self.said_at: float | None = None
+        self.last: float | None = None
+        self.since = 0.0
 
     def __call__(self, waited: float) -> None:
+        if self.last is None or waited <= self.last:  # a new wait
+            self.said_at, self.since = None, time.monotonic() - waited
+        self.last = waited
         if self.said_at is None or waited - self.said_at >= _STATUS_EVERY_S:
             print(
                 f"FalkorDB at {self.where} is warming up (loading its data): "
@@ -71,10 +76,14 @@ class _WarmingUp:
             )
             self.said_at = waited
 
-    def done(self, waited: float) -> None:
+    def done(self) -> None:
         if self.said_at is not None:
-            print(f"FalkorDB is ready after {waited:.1f} s", file=sys.stderr, flush=True)
-            self.said_at = None
+            print(
+                f"FalkorDB is ready after {time.monotonic() - self.since:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+        self.said_at = self.last = None
 
 
 class Store:
@@ -180,8 +189,7 @@ class Store:
                 tries += 1
                 self._reconnect()
                 continue
-            if loading_since is not None:
-                self._warming.done(time.monotonic() - loading_since)
+            self._warming.done()
             return result
 
     @property
