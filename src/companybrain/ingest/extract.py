@@ -136,6 +136,8 @@ class SubjectNames:
     def __init__(self, org: Org) -> None:
         self.order: dict[str, int] = {}
         self.by_name: dict[str, set[str]] = {}
+        self.services = frozenset(s.id for s in org.services)
+        self.projects = frozenset(p.id for p in org.projects)
         subjects: list[Service | Project] = [*org.services, *org.projects]
         for position, subject in enumerate(subjects):
             self.order.setdefault(subject.id, position)
@@ -174,11 +176,14 @@ def derived_links(
     record: Record, org: Org, verified: Verified, proposal: Proposal
 ) -> dict[str, Any]:
     subjects = subject_names(org)
-    mentions = [{"id": sid, "how": "about"} for sid in record.about]
+    mentions: list[dict[str, Any]] = [{"id": sid, "how": "about"} for sid in record.about]
     listed = set(record.about)
     for sid in subjects.named_in(f"{record.title or ''}\n{record.text}"):
         if sid not in listed:
             mentions.append({"id": sid, "how": "text"})
+    for m in mentions:  # which label to look the id up under (a service and a project may
+        m["service"] = m["id"] in subjects.services  # share an id: then both)
+        m["project"] = m["id"] in subjects.projects
     # One claim per (service, owner) in a record: the first quote stands for it.
     claims_by_id = {
         f"{record.id}|{f.service}|{f.owner}": {

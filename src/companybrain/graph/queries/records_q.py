@@ -132,18 +132,18 @@ _CLEAR_OLD = (
     "DETACH DELETE d WITH count(*) AS _ "
 )
 _WRITE_NEW = (
-    # Identity needs MERGE only for the record itself; what hangs off it was cleared above.
+    # Identity needs MERGE only for the record itself and its decision; what hangs off the
+    # record was cleared above (replaced) or never existed (new), so it is CREATEd.
     "UNWIND $sources AS row MERGE (s:Source {id: row.id}) "
     "ON CREATE SET s = row ON MATCH SET s = row WITH count(*) AS _ "
-    "UNWIND $people AS e MATCH (s:Source {id: e.source}) MATCH (p:Person {id: e.person}) "
-    "FOREACH (_ IN CASE WHEN e.rel = 'AUTHORED' THEN [1] ELSE [] END | "
-    "MERGE (p)-[:AUTHORED]->(s)) "
-    "FOREACH (_ IN CASE WHEN e.rel = 'RESOLVED' THEN [1] ELSE [] END | "
-    "MERGE (p)-[:RESOLVED]->(s)) WITH count(*) AS _ "
-    "UNWIND $mentions AS m MATCH (s:Source {id: m.source}) MATCH (t:Service {id: m.id}) "
-    "MERGE (s)-[r:MENTIONS]->(t) SET r.how = m.how WITH count(*) AS _ "
-    "UNWIND $mentions AS m MATCH (s:Source {id: m.source}) MATCH (t:Project {id: m.id}) "
-    "MERGE (s)-[r:MENTIONS]->(t) SET r.how = m.how WITH count(*) AS _ "
+    "UNWIND $authored AS e MATCH (s:Source {id: e.source}) MATCH (p:Person {id: e.person}) "
+    "CREATE (p)-[:AUTHORED]->(s) WITH count(*) AS _ "
+    "UNWIND $resolved AS e MATCH (s:Source {id: e.source}) MATCH (p:Person {id: e.person}) "
+    "CREATE (p)-[:RESOLVED]->(s) WITH count(*) AS _ "
+    "UNWIND $service_mentions AS m MATCH (s:Source {id: m.source}) "
+    "MATCH (t:Service {id: m.id}) CREATE (s)-[:MENTIONS {how: m.how}]->(t) WITH count(*) AS _ "
+    "UNWIND $project_mentions AS m MATCH (s:Source {id: m.source}) "
+    "MATCH (t:Project {id: m.id}) CREATE (s)-[:MENTIONS {how: m.how}]->(t) WITH count(*) AS _ "
     "UNWIND $claims AS c MATCH (s:Source {id: c.source}) "
     "MATCH (svc:Service {id: c.service}) MATCH (p:Person {id: c.owner}) "
     "CREATE (claim:OwnershipClaim {id: c.id, effective_at: c.effective_at, "
@@ -171,16 +171,19 @@ def write_sources(store: Store, rows: list[dict[str, Any]], replaced: list[str])
     """Write a batch of records and everything derived from each, replacing what the
     `replaced` ones (already in the graph) had before. One query: atomic.
     Each row is {"source": properties, "links": {mentions, claims, decisions, rejections}}."""
-    sources, people, mentions, claims, decisions, rejections = [], [], [], [], [], []
+    sources, authored, resolved, claims, decisions, rejections = [], [], [], [], [], []
+    mentions: dict[tuple[str, str], dict[str, Any]] = {}
     for row in rows:
         source, links = row["source"], row["links"]
         sid = source["id"]
         sources.append(source)
         if source.get("author"):
-            people.append({"source": sid, "person": source["author"], "rel": "AUTHORED"})
+            authored.append({"source": sid, "person": source["author"]})
         if source.get("resolved_by"):
-            people.append({"source": sid, "person": source["resolved_by"], "rel": "RESOLVED"})
-        mentions += [{**m, "source": sid} for m in links["mentions"]]
+            resolved.append({"source": sid, "person": source["resolved_by"]})
+        for m in links["mentions"]:  # one edge per record and subject; the last `how` stands
+            mentions.pop((sid, m["id"]), None)
+            mentions[(sid, m["id"])] = {**m, "source": sid}
         claims += [{**c, "source": sid} for c in links["claims"]]
         decisions += [{**d, "source": sid} for d in links["decisions"]]
         rejections += [{**r, "record": sid} for r in links["rejections"]]
@@ -190,8 +193,10 @@ def write_sources(store: Store, rows: list[dict[str, Any]], replaced: list[str])
             "replaced": replaced,
             "decision_ids": [d["id"] for d in decisions],
             "sources": sources,
-            "people": people,
-            "mentions": mentions,
+            "authored": authored,
+            "resolved": resolved,
+            "service_mentions": [m for m in mentions.values() if m.get("service", True)],
+            "project_mentions": [m for m in mentions.values() if m.get("project", True)],
             "claims": claims,
             "decisions": decisions,
             "rejections": rejections,
