@@ -18,6 +18,7 @@ SAFE_PATHS = [
     "\u0430ria.txt", "e\u0301.txt", "emoji\U0001f600.txt", "in ner space.txt",
 ]  # fmt: skip
 UNSAFE_PATHS = ["trailing space.txt ", " leading.txt", "ctl\x01.txt", "tab\tname.txt"]
+# A path, an ADR path or a co-author's e-mail with a control character used to crash it.
 
 
 def test_hostile_repository_values_round_trip(store: Store, tmp_path: Path) -> None:
@@ -31,8 +32,11 @@ def test_hostile_repository_values_round_trip(store: Store, tmp_path: Path) -> N
         "Date: 2026-01-05\n\nStatus: Accepted ' OR 1=1 --\n\n"
         '## Decision\n\nWe will quote "$everything" `carefully`.\n',
     )
+    repo.write("docs/adr/0002-ctl\x01.md", "# 2. Control\n\n## Decision\n\nWe will not crash.\n")
     repo.commit(
-        message + "\n\nCo-authored-by: Eve \"'}) MATCH (n) DETACH DELETE n // <eve@example.com>",
+        message
+        + "\n\nCo-authored-by: Eve \"'}) MATCH (n) DETACH DELETE n // <eve@example.com>"
+        + "\nCo-authored-by: Ctl <c\x01tl@example.com>",
         "2026-01-05T10:00:00Z",
     )
     tried("repo_values.paths", len(SAFE_PATHS) + len(UNSAFE_PATHS) + 1)
@@ -47,8 +51,11 @@ def test_hostile_repository_values_round_trip(store: Store, tmp_path: Path) -> N
     assert "'}) MATCH (n) DETACH DELETE n //" in messages[0]
     people = {r["name"] for r in store.read("MATCH (p:Person) RETURN p.name AS name")}
     assert "Eve \"'}) MATCH (n) DETACH DELETE n //" in people, people
-    decisions = store.read("MATCH (d:Decision) RETURN d.title AS title, d.status AS status")
+    decisions = store.read("MATCH (d:Decision) RETURN d.id AS id, d.title AS title")
     assert any("DETACH DELETE" in (d["title"] or "") for d in decisions), decisions
+    assert [d["id"] for d in decisions] == ["docs/adr/0001-hostile.md"]  # 0002 cannot be an id
+    ids = {r["id"] for r in store.read("MATCH (p:Person) RETURN p.id AS id")}
+    assert "ctl@example.com" in ids  # the control character left out of the id
     assert store.read("MATCH (n) RETURN count(n) AS n")[0]["n"] > len(SAFE_PATHS)
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import posixpath
 import re
 
+from companybrain.graph.ident import storable_id
+
 ADR_DIRS = (
     "docs/adr",
     "doc/adr",
@@ -33,8 +35,8 @@ def _skipped(path: str) -> bool:
 
 def kind_of(path: str) -> str | None:
     """ "adr" (one decision per file), "log" (one per section), or None."""
-    if _skipped(path) or not path.lower().endswith(MARKDOWN):
-        return None
+    if _skipped(path) or not path.lower().endswith(MARKDOWN) or not storable_id(path):
+        return None  # (a path with a control character cannot be a Decision's id)
     folder, name = posixpath.split(path)
     lower = name.lower()
     if lower in LOG_NAMES:

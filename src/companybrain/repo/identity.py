@@ -6,6 +6,7 @@ trailers are not, so they go through `git check-mailmap`, once per distinct iden
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -29,8 +30,13 @@ class Identity:
 
 
 def person_id(name: str, email: str) -> str:
-    email = email.strip().lower()
-    return email if email else f"{name.strip().lower()}@unknown"
+    email = _printable(email)
+    return email if email else f"{_printable(name)}@unknown"
+
+
+def _printable(text: str) -> str:
+    """Without control characters: a Person id with one crashes FalkorDB (see graph/ident)."""
+    return "".join(c for c in text if unicodedata.category(c) != "Cc").strip().lower()
 
 
 @lru_cache(maxsize=4096)
