@@ -158,3 +158,11 @@ def test_a_typed_record_with_unstorable_values_is_refused(
     assert isinstance(result.exception, InputError), result.output
     assert field in str(result.exception) and "brain add" in str(result.exception)
     assert run_cli("add", "Bo Lind owns the billing gateway", "--as", "bo").exit_code == 0
+
+
+def test_an_overlong_as_of_is_refused_clearly(store: Store, settings: Settings) -> None:
+    from companybrain.ask.engine import ask
+
+    tried("refused_values.questions")
+    with pytest.raises(InputError, match="--as-of"):
+        ask(store, settings, "Who owns the billing gateway?", as_of="2026-" * 5000)

@@ -166,6 +166,8 @@ def _question_time(
 ) -> QuestionTime | VagueDate:
     """--as-of fixes the time and overrides the question's own date text."""
     if as_of is not None:
+        if len(as_of) > 100:  # a day or an instant; the readers are not linear in length
+            raise InputError(f"--as-of: {len(as_of):,} characters is not a day or an instant")
         reading = parse_as_of(as_of, clock, catalog.timezone)
         if isinstance(reading, VagueDate):
             raise InputError(f"--as-of: {reading.message}")
