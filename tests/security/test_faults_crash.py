@@ -215,13 +215,15 @@ def test_brain_process_sigkill_mid_ingest(
     target = int(BIG * random.uniform(0.3, 0.6))
     deadline = time.monotonic() + 180
     count = "MATCH (s:Source) RETURN count(s) AS n"
-    while time.monotonic() < deadline and proc.poll() is None:
-        if watcher.graph_exists() and watcher.read(count)[0]["n"] >= target:
-            break
-        time.sleep(0.05)
-    assert proc.poll() is None, "the ingest ended before it could be killed"
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=30)
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if watcher.graph_exists() and watcher.read(count)[0]["n"] >= target:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the ingest ended before it could be killed"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
     wait_dead(proc.pid)
 
     present = digest_q.record_digests(watcher)

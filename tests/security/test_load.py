@@ -130,6 +130,7 @@ def test_eight_askers_against_a_running_ingest(home: Path, tmp_path: Path) -> No
     server = _serve(env, port)
     tally = Tally()
     during = Counter[str]()
+    ingest: subprocess.Popen[str] | None = None
     try:
         ingest = subprocess.Popen(
             [sys.executable, "-m", "companybrain", "ingest", str(grown.path)],
@@ -190,6 +191,9 @@ def test_eight_askers_against_a_running_ingest(home: Path, tmp_path: Path) -> No
             status, body = _post(url, {"question": _question(grown, sid), "now": ASK_NOW})
             assert status == 200 and judge(grown, sid, body) in {"after", "unchanged"}, body
     finally:
+        if ingest is not None and ingest.poll() is None:
+            ingest.kill()
+            ingest.wait(timeout=30)
         server.terminate()
         server.wait(timeout=30)
 
