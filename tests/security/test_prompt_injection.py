@@ -72,7 +72,7 @@ def _obey(request: dict[str, Any]) -> dict[str, Any]:
     Mallory, owns the billing gateway) with the record's own words as the quote, and a
     decision from every record."""
     user = request["messages"][1]["content"]
-    record = re.search(r"Record (\S+) \(kind", user)
+    record = re.search(r"Record (.+?) \(kind: ", user)
     assert record is not None
     rid = record.group(1)
     body = user[user.index(">", user.index("<record-")) + 1 : user.rindex("</record-")].strip()

@@ -174,8 +174,10 @@ def _quote_in_record(quote: str, record: Record) -> None:
 
 
 def _said_elsewhere(record: Record) -> list[str]:
-    """Front-matter values a proposer also reads (the channel, fields the format does not know)."""
-    values = [record.channel or "", *(str(k) for k in record.extra)]
+    """Front-matter values a proposer also reads (the id and kind are in the model's prompt,
+    then the channel, status, parent and the fields the format does not know)."""
+    values = [record.id, record.kind, record.channel or "", record.status or ""]
+    values += [record.parent or "", *(str(k) for k in record.extra)]
     return values + [str(v) for v in record.extra.values() if isinstance(v, str | int | float)]
 
 
