@@ -93,55 +93,65 @@ def _check_truth(store: Store, corpus: Corpus, sample: int = 6) -> None:
 # -- the server killed before each kind of write of a small ingest --------------------------
 
 
+_QUERY = Store.query
+
+
 class KillBeforeWrite:
-    """Counts the writes a store sends and SIGKILLs the server just before write `at`
+    """Counts the writes every store of this process sends (the ingestion writes its
+    batches on a connection of its own) and SIGKILLs the server just before write `at`
     (None: only count), then fails the ingest as if it had died with it."""
 
-    def __init__(self, store: Store, home: Path, at: int | None) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, home: Path, at: int | None) -> None:
         self.writes: list[str] = []
         self.at = at
-        self._query = store.query
         self.home = home
-        store.query = self  # type: ignore[method-assign]
+        killer = self
 
-    def __call__(
-        self, cypher: str, params: Any = None, *, read_only: bool = False
-    ) -> list[dict[str, Any]]:
-        if not read_only:
-            self.writes.append(" ".join(cypher.split())[:60])
-            if len(self.writes) == self.at:
-                kill_server(self.home)
-                raise Crashed(self.writes[-1])
-        return self._query(cypher, params, read_only=read_only)
+        def query(
+            store: Store, cypher: str, params: Any = None, *, read_only: bool = False
+        ) -> list[dict[str, Any]]:
+            if not read_only:
+                killer.writes.append(" ".join(cypher.split())[:60])
+                if len(killer.writes) == killer.at:
+                    kill_server(killer.home)
+                    raise Crashed(killer.writes[-1])
+            return _QUERY(store, cypher, params, read_only=read_only)
+
+        monkeypatch.setattr(Store, "query", query)
 
 
-def test_server_killed_before_each_kind_of_write(own_home: Path, tmp_path: Path) -> None:
+def test_server_killed_before_each_kind_of_write(
+    own_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     corpus = generate(tmp_path / "small", SMALL, seed=11)
     whole = Store(Settings(home=own_home, graph="whole"))
-    counter = KillBeforeWrite(whole, own_home, None)
+    counter = KillBeforeWrite(monkeypatch, own_home, None)
     ingest(whole, corpus.path, whole.settings)
     expected = {"graph": digest_q.graph_digest(whole), "records": digest_q.record_digests(whole)}
     # before the first index, and before every write that is not an index (organisation,
-    # checkpoint, the record batch, derived links): one crash at each
+    # checkpoints, the record batch, derived links): one crash at each
     points = [1] + [
         at for at, text in enumerate(counter.writes, start=1) if not text.startswith("CREATE")
     ]
+    assert any(text.startswith("UNWIND $sources") for text in counter.writes)
     seen: list[tuple[int, str, int]] = []
     for at in points:
         graph = f"cut{at}"
         store = Store(Settings(home=own_home, graph=graph))
-        killer = KillBeforeWrite(store, own_home, at)
+        killer = KillBeforeWrite(monkeypatch, own_home, at)
         with pytest.raises(Crashed):
             ingest(store, corpus.path, store.settings)
+        killer.at = None
         after = Store(Settings(home=own_home, graph=graph))  # starts the server again
         present = digest_q.record_digests(after)
         assert _half_written(after, expected["records"]) == [], f"cut before {killer.writes[-1]}"
         ingest(after, corpus.path, after.settings)
         assert digest_q.graph_digest(after) == expected["graph"], f"cut at write {at}"
-        seen.append((at, killer.writes[-1], len(present)))
+        seen.append((at, killer.writes[at - 1], len(present)))
         after.delete_graph()
     assert len(seen) == len(points) >= MIN_KILL_POINTS
-    assert any("Source" in text for _, text, _ in seen), "never cut at the record batch"
+    cut = {text.split(" ")[0] + " " + text.split(" ")[1] for _, text, _ in seen}
+    assert "UNWIND $sources" in cut, f"never cut at the record batch: {sorted(cut)}"
     _check_truth(whole, corpus)
 
 
