@@ -119,6 +119,13 @@ def test_owners_and_review_pages(page: Any, app_url: str) -> None:
     page.screenshot(path=str(shots() / "review.png"), full_page=True)
 
 
+def test_the_api_docs_render_with_no_network(page: Any, app_url: str) -> None:
+    """The browser has no network here: Swagger UI must come from the app itself."""
+    page.goto(f"{app_url}/docs")
+    page.get_by_text("/api/ask", exact=True).first.wait_for(timeout=15_000)
+    page.screenshot(path=str(shots() / "api-docs.png"), full_page=True)
+
+
 def test_board_and_graph_pages(page: Any, app_url: str) -> None:
     page.goto(f"{app_url}/board")
     tiles = page.locator("g.tile")

@@ -15,6 +15,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from companybrain.config import Settings
@@ -39,7 +40,9 @@ def create_app(
         yield
         web.close()
 
-    app = FastAPI(
+    # FastAPI's own /docs loads Swagger UI from a CDN; this one serves it from the package.
+    app = FastAPIOffline(
+        static_url="/docs-files",
         lifespan=lifespan,
         title="companybrain",
         version="1",

@@ -31,7 +31,7 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
-NO_CSP_PATHS = ("/docs", "/redoc")  # FastAPI's own OpenAPI pages load their scripts elsewhere
+NO_CSP_PATHS = ("/docs", "/redoc")  # the OpenAPI pages start themselves with inline script
 
 
 def session_value(token: str) -> str:
