@@ -342,3 +342,82 @@ def test_a_truncated_history_entry_is_skipped() -> None:
     record += b"2026-01-01T00:00:00Z\x1fmsg\x1f\x00\n:100644 100644 aaa bbb M"
     info = parse_record(record)
     assert info is not None and info.message == "msg" and info.changes == ()
+
+
+# -- what a model replies is untrusted text too ----------------------------------------------
+
+_ARGS = st.dictionaries(
+    st.sampled_from(["subject", "query", "ownership", "decisions", "__invalid_json__", "x"]),
+    VALUES,
+    max_size=3,
+)
+
+
+@examples(300)
+@given(
+    tool=st.sampled_from(["owner_of", "who_knows", "trace_decision", "person_or_team",
+                          "search_records"]),
+    arguments=_ARGS,
+    words=st.lists(st.one_of(_QUESTION_WORDS, hostile_text(2)), min_size=1, max_size=8),
+)  # fmt: skip
+def test_model_routing_replies(tool: str, arguments: dict[str, Any], words: list[str]) -> None:
+    from companybrain.ask.router import agrees_with_rules, check_model_choice
+
+    global CATALOG
+    CATALOG = CATALOG or _catalog()
+    tried("fuzz.model_replies")
+    question = " ".join(words)
+    route = check_model_choice(question, CATALOG, tool, arguments)
+    route = agrees_with_rules(route, RulesRouter().route(question, CATALOG))
+    assert route.refusal is not None or route.tool in {tool, None}
+    if route.subject is not None:
+        assert CATALOG.get(route.subject.id) is route.subject
+
+
+@examples(300)
+@given(
+    ownership=st.one_of(
+        VALUES,
+        st.lists(st.fixed_dictionaries({}, optional={
+            "service": st.one_of(st.sampled_from(["billing-gateway", "x"]), VALUES),
+            "owner": st.one_of(st.sampled_from(["ana", "bo", "mallory"]), VALUES),
+            "quote": st.one_of(st.sampled_from(["Bo Lind owns the billing gateway."]), VALUES),
+        }), max_size=3),
+    ),
+    decisions=VALUES,
+    text=hostile_text(6),
+)  # fmt: skip
+def test_model_fact_replies(ownership: Any, decisions: Any, text: str) -> None:
+    """Whatever the proposer's tool call holds, the verifier answers with kept facts and
+    rejections, and keeps only facts whose quote is in the record."""
+    from companybrain.model.records import Record
+    from companybrain.policy.text import quote_in
+    from companybrain.policy.verify import verify
+    from companybrain.proposers.prompts import read_reply
+
+    tried("fuzz.model_replies")
+    record = Record(
+        id="R-1", kind="change_control", at=NOW, text=f"Bo Lind owns the billing gateway. {text}"
+    )
+    proposal = read_reply("R-1", {"ownership": ownership, "decisions": decisions})
+    verified = verify(proposal, record, THE_ORG)
+    for fact in verified.ownership:
+        assert quote_in(fact.quote, record.text) and THE_ORG.person(fact.owner) is not None
+
+
+@examples(300)
+@given(words=st.lists(st.one_of(st.sampled_from(NASTY), hostile_text(3),
+                                st.sampled_from(["Bo Lind", "owns", "the", "Billing Gateway",
+                                                 ".", "CC-100", "approved", "http://x"])),
+                      max_size=15))  # fmt: skip
+def test_model_explanations(words: list[str]) -> None:
+    from companybrain.policy.explanation import ExplanationFacts, Named, check_explanation
+
+    tried("fuzz.model_replies")
+    bo = Named("bo", ("Bo Lind", "Bo"))
+    facts = ExplanationFacts(
+        status="answered", owners=(bo,), in_evidence=(bo,), people=(bo,),
+        quotes=("Bo Lind owns the billing gateway.",), vocabulary=frozenset({"Bo", "Lind"}),
+    )  # fmt: skip
+    reason = check_explanation(" ".join(words), facts)
+    assert reason is None or reason.strip()
