@@ -3,6 +3,7 @@ always chat."""
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,18 @@ def test_bad_requests_get_one_clear_error(corpus: Path, settings: Settings) -> N
     unknown = client.post("/api/records", json={"text": "hi", "author": "nobody"})
     assert unknown.status_code == 400
     assert unknown.json() == {"error": "unknown person id 'nobody'"}
+
+
+def test_an_unreachable_database_is_503_with_one_line(tmp_path: Path) -> None:
+    """A client must tell 'try again later' from 'your question is wrong'."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again when the block ends: nothing listens
+    settings = Settings.from_env(
+        {"BRAIN_HOME": str(tmp_path), "FALKORDB_URL": f"redis://127.0.0.1:{port}"}
+    )
+    client = TestClient(create_app(settings), base_url="http://127.0.0.1")
+    response = client.post("/api/ask", json={"question": "Who owns the billing gateway?"})
+    assert response.status_code == 503
+    assert "cannot reach" in response.json()["error"]
+    assert "\n" not in response.json()["error"]

@@ -19,7 +19,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from companybrain.config import Settings
-from companybrain.errors import BrainError
+from companybrain.errors import BrainError, BusyError, ConfigError, ModelError, StoreError
 from companybrain.surfaces.web import api, pages, security
 from companybrain.surfaces.web.context import NotFound, WebContext
 
@@ -74,7 +74,10 @@ def create_app(
 
     @app.exception_handler(BrainError)
     async def brain_error(request: Request, exc: BrainError) -> Response:
-        return _error_page(request, 400, str(exc))
+        response = _error_page(request, http_status(exc), str(exc))
+        if isinstance(exc, BusyError):
+            response.headers["Retry-After"] = "1"
+        return response
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
@@ -101,3 +104,15 @@ def create_app(
         return Response(status_code=204)
 
     return app
+
+
+def http_status(exc: BrainError) -> int:
+    """A bad question or record is the caller's (400); a busy or unreachable database, a
+    failing model or a broken setting is ours, and a client may try again later."""
+    if isinstance(exc, StoreError):  # BusyError included
+        return 503
+    if isinstance(exc, ModelError):
+        return 502
+    if isinstance(exc, ConfigError):
+        return 500
+    return 400

@@ -15,7 +15,7 @@ from companybrain.graph.connection import Store
 from companybrain.graph.queries import ask_q, web_q
 from companybrain.model.answer import Answer
 from companybrain.model.records import Record
-from companybrain.policy.access import can_see, visible
+from companybrain.policy.access import can_see, query_scope, visible
 from companybrain.policy.text import quote_in
 from companybrain.policy.time import QuestionTime
 from companybrain.surfaces.cli.repo import result_lines as repo_result_lines
@@ -175,7 +175,8 @@ def owners(store: Store, settings: Settings, asker: Asker, now: datetime) -> lis
         timeline: list[dict[str, Any]] = []
         services = entity.extra.get("services", []) if entity.type == PROJECT else [entity.id]
         for sid in services:
-            rows, _ = ask_q.owner_evidence(store, sid, settings.row_cap)
+            # Scoped in the query too, so hidden claims never use up the row cap.
+            rows, _ = ask_q.owner_evidence(store, sid, settings.row_cap, query_scope(asker.viewer))
             for r in visible(
                 [r for r in rows if r.get("claim")], asker.viewer, lambda r: r.get("acl")
             ):
