@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 # spec/corpus.md: authority belongs to the kind of source, never to what a record says.
@@ -83,10 +84,22 @@ class Org:
     authority: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_AUTHORITY))
 
     def person(self, pid: str) -> Person | None:
-        return next((p for p in self.people if p.id == pid), None)
+        return self._by_id[0].get(pid)
 
     def service(self, sid: str) -> Service | None:
-        return next((s for s in self.services if s.id == sid), None)
+        return self._by_id[1].get(sid)
+
+    @cached_property
+    def _by_id(self) -> tuple[dict[str, Person], dict[str, Service]]:
+        """People and services by id, built once: the verifier looks them up for every
+        fact, and a large company has thousands (the first of a repeated id wins)."""
+        people: dict[str, Person] = {}
+        services: dict[str, Service] = {}
+        for p in self.people:
+            people.setdefault(p.id, p)
+        for s in self.services:
+            services.setdefault(s.id, s)
+        return people, services
 
     def project(self, pid: str) -> Project | None:
         return next((p for p in self.projects if p.id == pid), None)
