@@ -47,7 +47,7 @@ from companybrain.ingest.report import IngestReport, Progress
 from companybrain.model.records import Record
 from companybrain.proposers import Proposer
 
-BATCH = 500  # records a write; every UNWIND in it carries at least this many rows when full
+BATCH = 500  # records a write: one query carrying their rows (the source rows alone are 500)
 CHECKPOINT_S = 5.0  # seconds of writing between durability points
 DURABLE_TIMEOUT_MS = 10_000
 CHECKPOINT_KEY = "ingest"
