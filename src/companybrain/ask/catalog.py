@@ -3,6 +3,7 @@ graph knows, with every name and alias, and where a question names them."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +51,12 @@ class Catalog:
     company: str | None = None
     timezone: str = "UTC"
     entities: dict[str, dict[str, Entity]] = field(default_factory=dict)
+    # Set by load_catalog on a finished catalog that may be shared between questions: only
+    # then are the name index and the list of names kept (a catalog built by hand may still
+    # be changing).
+    sealed: bool = field(default=False, repr=False, compare=False)
+    _index: CatalogIndex | None = field(default=None, init=False, repr=False, compare=False)
+    _names: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def of(self, *types: str) -> list[Entity]:
         return [e for t in types for e in self.entities.get(t, {}).values()]
@@ -63,23 +70,30 @@ class Catalog:
 
     def names(self) -> list[str]:
         """Every name and alias, so that a date reader can set them aside."""
-        return sorted(
+        if self._names is not None:
+            return list(self._names)
+        names = sorted(
             {n for group in self.entities.values() for e in group.values() for n in e.names}
         )
+        if self.sealed:
+            self._names = names
+            return list(names)
+        return names
 
     def mentions(self, question: str, *types: str) -> list[Mention]:
         """Entities of `types` the question names, first mention first. A mention inside a
         longer one ("payments" inside "payments api") does not count."""
         folded = f" {fold_name(question)} "
-        found: list[Mention] = []
-        for entity in self.of(*types):
-            if entity.type == DECISION:
-                names: Iterable[str] = (entity.id,)
-            else:
-                names = entity.names
-            for name in names:
-                for start, end in _spans(folded, fold_name(name)):
-                    found.append(Mention(entity, start, end))
+        if self.sealed:
+            if self._index is None:  # built once per catalog content, see load_catalog
+                self._index = CatalogIndex(self)
+            found = self._index.find(folded, types)
+        else:
+            found = []
+            for entity in self.of(*types):
+                for name in _match_names(entity):
+                    for start, end in _spans(folded, fold_name(name)):
+                        found.append(Mention(entity, start, end))
         kept = [
             m
             for m in found
@@ -103,6 +117,50 @@ class Catalog:
         asked = significant_words(question)
         said = significant_words(f"{decision.name} {decision.extra.get('quote') or ''}")
         return len(asked & said)
+
+
+def _match_names(entity: Entity) -> Iterable[str]:
+    """What a question must say to name `entity`: a decision by its id only."""
+    return (entity.id,) if entity.type == DECISION else entity.names
+
+
+class CatalogIndex:
+    """Every folded name of a catalog, looked up word run by word run in the question
+    instead of searched for one by one: the cost is in the length of the question, not in
+    the size of the company. `find` returns the same mentions, in the same order, as
+    searching for every name of every entity of the asked types in turn."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        # folded name -> (type, place of the entity in its type, place of the name, entity)
+        self._by_name: dict[str, list[tuple[str, int, int, Entity]]] = {}
+        for type_, group in catalog.entities.items():
+            for place, entity in enumerate(group.values()):
+                for which, name in enumerate(_match_names(entity)):
+                    folded = fold_name(name)
+                    if folded:
+                        self._by_name.setdefault(folded, []).append((type_, place, which, entity))
+        self._longest = max((k.count(" ") + 1 for k in self._by_name), default=0)
+
+    def find(self, folded: str, types: tuple[str, ...]) -> list[Mention]:
+        """Every mention in `folded` (` words `, as Catalog.mentions builds it) of an entity
+        of `types`, in the order the plain search finds them."""
+        rank = {t: i for i, t in reversed(list(enumerate(types)))}  # first place a type is asked
+        words = folded.split()
+        starts, at = [], 1
+        for word in words:
+            starts.append(at)
+            at += len(word) + 1
+        hits: list[tuple[int, int, int, int, Mention]] = []
+        for i in range(len(words)):
+            for n in range(1, min(self._longest, len(words) - i) + 1):
+                key = " ".join(words[i : i + n])
+                for type_, place, which, entity in self._by_name.get(key, ()):
+                    if type_ in rank:
+                        start = starts[i]
+                        mention = Mention(entity, start, start + len(key))
+                        hits.append((rank[type_], place, which, start, mention))
+        hits.sort(key=lambda h: h[:4])
+        return [h[4] for h in hits]
 
 
 def significant_words(text: str) -> set[str]:
@@ -130,23 +188,60 @@ def _spans(folded: str, name: str) -> list[tuple[int, int]]:
     return spans
 
 
+# Catalogs built lately, each with the rows it was built from. The graph is read in full
+# for every question (so nothing can be stale); only when what it returned equals, row for
+# row, what a recent catalog was built from is that catalog (with its name index) reused.
+_RECENT = 4
+_recent: list[tuple[list[Any], Catalog]] = []
+_recent_lock = threading.Lock()
+
+
 def load_catalog(store: Store, viewer: Viewer | None = None) -> Catalog:
     """Everything the graph knows by name. Decisions stated in a record the viewer may not
     see are left out, as if they did not exist."""
     viewer = viewer or Viewer.everyone()
     meta = ask_q.org_meta(store) or {}
-    catalog = Catalog(company=meta.get("company"), timezone=meta.get("timezone") or "UTC")
+    rows: list[Any] = [
+        (meta.get("company"), meta.get("timezone")),
+        ask_q.services(store),
+        ask_q.projects(store),
+        ask_q.people(store),
+        ask_q.teams(store),
+        [row for row in ask_q.decisions(store) if can_see(row["acl"], viewer)],
+    ]
+    with _recent_lock:
+        for i, (built_from, catalog) in enumerate(_recent):
+            if built_from == rows:
+                _recent.insert(0, _recent.pop(i))
+                return catalog
+    catalog = _build(*rows)
+    catalog.sealed = True
+    with _recent_lock:
+        _recent.insert(0, (rows, catalog))
+        del _recent[_RECENT:]
+    return catalog
+
+
+def _build(
+    meta: tuple[str | None, str | None],
+    services: list[Any],
+    projects: list[Any],
+    people: list[Any],
+    teams: list[Any],
+    decisions: list[Any],
+) -> Catalog:
+    catalog = Catalog(company=meta[0], timezone=meta[1] or "UTC")
 
     def add(entity: Entity) -> None:
         catalog.entities.setdefault(entity.type, {})[entity.id] = entity
 
-    for row in ask_q.services(store):
+    for row in services:
         add(
             Entity(
                 row["id"], SERVICE, row["name"] or row["id"], _names(row["name"], row["aliases"])
             )
         )
-    for row in ask_q.projects(store):
+    for row in projects:
         add(
             Entity(
                 row["id"],
@@ -156,7 +251,7 @@ def load_catalog(store: Store, viewer: Viewer | None = None) -> Catalog:
                 {"services": list(row["services"] or [])},
             )
         )
-    for row in ask_q.people(store):
+    for row in people:
         name = row["name"] or row["id"]
         first = name.split()[0] if name.split() else name
         add(
@@ -168,7 +263,7 @@ def load_catalog(store: Store, viewer: Viewer | None = None) -> Catalog:
                 {"team": row["team"], "groups": list(row["groups"] or [])},
             )
         )
-    for row in ask_q.teams(store):
+    for row in teams:
         add(
             Entity(
                 row["id"],
@@ -178,9 +273,7 @@ def load_catalog(store: Store, viewer: Viewer | None = None) -> Catalog:
                 {"lead": row["lead"]},
             )
         )
-    for row in ask_q.decisions(store):
-        if not can_see(row["acl"], viewer):
-            continue
+    for row in decisions:
         add(
             Entity(
                 row["id"],

@@ -111,12 +111,13 @@ def owner_of(ctx: AskContext, subject: Entity, *, sign_off: bool = False) -> Ans
 
 
 def service_decision(ctx: AskContext, service: str) -> ownership.OwnershipDecision:
-    rows, capped = ask_q.owner_evidence(
+    rows, capped = ask_q.owner_evidence_with_text(
         ctx.store, service, ctx.settings.row_cap, query_scope(ctx.viewer)
     )
+    texts = {row["record"]: row for row in rows if row.get("record")}
     evidence = [_evidence(row) for row in rows]
     seen = visible(evidence, ctx.viewer, lambda e: e.acl)
-    seen = _check_quotes(ctx.store, seen)
+    seen = _check_quotes(seen, texts)
     return ownership.decide(
         service, seen, ctx.time.as_of_ms, capped=capped, cap=ctx.settings.row_cap
     )
@@ -140,11 +141,12 @@ def _evidence(row: Row) -> ownership.Evidence:
     )
 
 
-def _check_quotes(store: Store, rows: list[ownership.Evidence]) -> list[ownership.Evidence]:
-    """A quote that is not verbatim in its record is no provenance: the row loses its
-    source, so that the policy refuses MISSING_PROVENANCE instead of citing it."""
-    ids = sorted({r.record for r in rows if r.record})
-    texts = ask_q.records_text(store, ids) if ids else {}
+def _check_quotes(
+    rows: list[ownership.Evidence], texts: dict[str, Row]
+) -> list[ownership.Evidence]:
+    """A quote that is not verbatim in its record (`texts`: title and text by record id,
+    read with the evidence) is no provenance: the row loses its source, so that the policy
+    refuses MISSING_PROVENANCE instead of citing it."""
     checked = []
     for row in rows:
         said = texts.get(row.record or "", {})

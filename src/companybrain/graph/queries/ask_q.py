@@ -122,6 +122,30 @@ def owner_evidence(
     return rows[:cap], len(rows) > cap
 
 
+def owner_evidence_with_text(
+    store: Store, service: str, cap: int, scope: dict[str, Any] | None = None
+) -> tuple[list[Row], bool]:
+    """owner_evidence with each source's title and text as well (`title`, `text`), so that
+    owner_of checks its quotes without a second query."""
+    scope = scope or EVERYONE
+    rows = store.read(
+        "MATCH (svc:Service {id: $service}) "
+        "OPTIONAL MATCH (claim:OwnershipClaim)-[:ABOUT]->(svc) "
+        "OPTIONAL MATCH (src:Source)-[att:ATTESTS]->(claim) "
+        "OPTIONAL MATCH (claim)-[:NAMES_OWNER]->(owner:Person) "
+        "WITH svc, claim, src, att, owner "
+        "WHERE $everyone OR src IS NULL OR src.acl IS NULL OR any(g IN src.acl WHERE g IN $groups) "
+        "RETURN svc.id AS service, claim.id AS claim, claim.effective_at AS effective_at, "
+        "claim.effective_ms AS effective_ms, src.id AS record, src.kind AS kind, "
+        "src.authority AS authority, src.at AS at, src.acl AS acl, att.quote AS quote, "
+        "owner.id AS owner, owner.name AS owner_name, src.title AS title, src.text AS text "
+        "ORDER BY claim.effective_ms, src.id "
+        "LIMIT $limit",
+        {"service": service, "limit": cap + 1, **scope},
+    )
+    return rows[:cap], len(rows) > cap
+
+
 # -- who_knows -----------------------------------------------------------------------------
 
 
