@@ -48,7 +48,7 @@ def people(store: Store) -> list[Row]:
     return store.read(
         "MATCH (p:Person) WHERE p.org = true "
         "RETURN p.id AS id, p.name AS name, p.aliases AS aliases, p.team AS team, "
-        "p.email AS email, p.groups AS groups ORDER BY p.id"
+        "p.groups AS groups ORDER BY p.id"
     )
 
 
