@@ -1,6 +1,7 @@
-"""The catalog of names is read from the graph for every question; a catalog built from the
-same rows is reused with its name index. These tests check that the index finds exactly
-what searching for every name finds, and that a question asked after another connection
+"""A catalog of names is reused while the graph's change marker is unchanged (and, for a
+graph without one, when the graph returns the same rows), with its name index. These tests
+check that the index finds exactly what searching for every name finds, that every write
+moves the marker and no read does, and that a question asked after another connection
 changed the graph (an alias in org.yaml, an ADR's title, a new restricted decision) is
 answered from the new data."""
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -87,6 +89,47 @@ def test_a_catalog_is_reused_only_for_the_same_rows(demo: Store) -> None:
     assert marek_decisions <= everyone_decisions
     if marek_decisions != everyone_decisions:
         assert restricted is not first
+
+
+class CountingStore(Store):
+    """Counts the queries sent, to see whether the catalog was read again."""
+
+    sent = 0
+
+    def query(self, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        self.sent += 1
+        return super().query(*args, **kwargs)
+
+
+def test_every_write_moves_the_change_marker_and_no_read_does(store: Store) -> None:
+    store.query("CREATE (:Meta {key: 'probe'})")
+    written = store.change_marker()
+    assert written is not None
+    store.read("MATCH (m:Meta) RETURN count(m) AS n")
+    assert store.change_marker() == written
+    store.query("MATCH (m:Meta {key: 'probe'}) SET m.v = 1")
+    after_set = store.change_marker()
+    assert after_set not in (None, written)
+    store.delete_graph()
+    assert store.change_marker() not in (None, written, after_set)
+
+
+def test_an_unchanged_graph_is_not_read_again(demo_copy: Store, settings: Settings) -> None:
+    counting = CountingStore(settings)
+    try:
+        first = load_catalog(counting)
+        sent = counting.sent
+        assert load_catalog(counting) is first
+        assert counting.sent == sent  # one GET of the marker, no query
+        demo_copy.query(
+            "MATCH (s:Service {id: 'billing-gateway'}) SET s.aliases = ['payroll pipe']"
+        )
+        changed = load_catalog(counting)
+        assert counting.sent > sent
+        assert changed is not first
+        assert "payroll pipe" in changed.get("billing-gateway", SERVICE).names  # type: ignore[union-attr]
+    finally:
+        counting.close()
 
 
 def _corpus_copy(tmp_path: Path) -> Path:

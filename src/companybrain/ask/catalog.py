@@ -196,10 +196,35 @@ _recent: list[tuple[list[Any], Catalog]] = []
 _recent_lock = threading.Lock()
 
 
+# The catalog a reader last used, by graph, change marker and the viewer's groups: while
+# the graph's change marker (graph/connection.py) is what it was, nothing was written, so
+# the rows need not be read again. No marker (a graph written by something else): read.
+_by_marker: dict[tuple[str, str, str, tuple[str, ...] | None], Catalog] = {}
+
+
 def load_catalog(store: Store, viewer: Viewer | None = None) -> Catalog:
     """Everything the graph knows by name. Decisions stated in a record the viewer may not
     see are left out, as if they did not exist."""
     viewer = viewer or Viewer.everyone()
+    # Read the marker BEFORE the rows: a write landing in between then only costs a re-read.
+    marker = store.change_marker()
+    groups = None if viewer.groups is None else tuple(sorted(viewer.groups))
+    key = (store.where, store.graph_name, marker or "", groups)
+    if marker is not None:
+        with _recent_lock:
+            found = _by_marker.get(key)
+        if found is not None:
+            return found
+    catalog = _load(store, viewer)
+    if marker is not None:
+        with _recent_lock:
+            if len(_by_marker) >= _RECENT * 4:  # old markers are never asked for again
+                _by_marker.clear()
+            _by_marker[key] = catalog
+    return catalog
+
+
+def _load(store: Store, viewer: Viewer) -> Catalog:
     meta = ask_q.org_meta(store) or {}
     rows: list[Any] = [
         (meta.get("company"), meta.get("timezone")),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
@@ -217,6 +218,13 @@ class Store:
             if read_only and "empty key" in str(exc):
                 return []  # the graph does not exist yet: nothing to read
             raise _query_error(exc) from exc
+        except StoreError:
+            if not read_only:  # a write cut off in flight may have been applied
+                with suppress(StoreError, redis.exceptions.RedisError):
+                    self._mark_changed()
+            raise
+        if not read_only:
+            self._mark_changed()
         header = [
             column[1] if isinstance(column, list | tuple) else column for column in result.header
         ]
@@ -235,6 +243,26 @@ class Store:
 
     def read(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         return self.query(cypher, params, read_only=True)
+
+    # -- change marker -------------------------------------------------------------------
+    # A key beside the graph, set to a fresh random value after every write sent through
+    # here (and when the graph is deleted). A long-lived reader that remembers the value
+    # knows with one GET whether the graph may have changed since (ask/catalog.py). Random,
+    # not a counter: a server that lost its last second of writes in a crash can never hand
+    # back a value a reader saw before with other data behind it.
+
+    @property
+    def _marker_key(self) -> str:
+        return f"companybrain:changed:{self.graph_name}"
+
+    def _mark_changed(self) -> None:
+        value = uuid.uuid4().hex
+        self._resilient(lambda: self._db.connection.set(self._marker_key, value), repeatable=True)
+
+    def change_marker(self) -> str | None:
+        """The graph's change marker; None when nothing has written through this code."""
+        value = self._resilient(lambda: self._db.connection.get(self._marker_key), repeatable=True)
+        return value.decode() if isinstance(value, bytes) else value
 
     def command(self, *args: Any) -> Any:
         """A raw server command (GRAPH.CONSTRAINT, MODULE LIST, ...)."""
@@ -318,6 +346,9 @@ class Store:
             self._resilient(self._graph.delete, repeatable=False)
         except redis.exceptions.RedisError as exc:
             raise StoreError(f"cannot delete graph {self.graph_name}: {exc}") from exc
+        finally:
+            with suppress(StoreError, redis.exceptions.RedisError):
+                self._mark_changed()
         self._schema_ready = False
         return True
 
