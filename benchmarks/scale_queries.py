@@ -124,6 +124,9 @@ def measure(store: Store, settings: Settings, corpus: Path, now: datetime) -> di
             continue
         answers.time("graph answer", partial(ask, store, settings, question, now=now))
         answers.time("keyword answer", partial(keyword_answer, index, question))
+        # The first question after any write reads the whole catalog of names again.
+        store.mark_changed()
+        answers.time("graph answer after a write", partial(ask, store, settings, question, now=now))
     out["answers"] = answers
     return out
 

@@ -221,10 +221,10 @@ class Store:
         except StoreError:
             if not read_only:  # a write cut off in flight may have been applied
                 with suppress(StoreError, redis.exceptions.RedisError):
-                    self._mark_changed()
+                    self.mark_changed()
             raise
         if not read_only:
-            self._mark_changed()
+            self.mark_changed()
         header = [
             column[1] if isinstance(column, list | tuple) else column for column in result.header
         ]
@@ -255,7 +255,8 @@ class Store:
     def _marker_key(self) -> str:
         return f"companybrain:changed:{self.graph_name}"
 
-    def _mark_changed(self) -> None:
+    def mark_changed(self) -> None:
+        """Tell long-lived readers the graph may have changed (every write here does)."""
         value = uuid.uuid4().hex
         self._resilient(lambda: self._db.connection.set(self._marker_key, value), repeatable=True)
 
@@ -348,7 +349,7 @@ class Store:
             raise StoreError(f"cannot delete graph {self.graph_name}: {exc}") from exc
         finally:
             with suppress(StoreError, redis.exceptions.RedisError):
-                self._mark_changed()
+                self.mark_changed()
         self._schema_ready = False
         return True
 
