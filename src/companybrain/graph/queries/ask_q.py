@@ -94,6 +94,23 @@ def service_by_id(store: Store, service: str) -> Row | None:
 # -- owner_of ------------------------------------------------------------------------------
 
 
+# Every ownership claim about a service, with its source and owner; the two functions below
+# end the RETURN clause (one with the records' texts as well) and add the order and cap.
+_EVIDENCE = (
+    "MATCH (svc:Service {id: $service}) "
+    "OPTIONAL MATCH (claim:OwnershipClaim)-[:ABOUT]->(svc) "
+    "OPTIONAL MATCH (src:Source)-[att:ATTESTS]->(claim) "
+    "OPTIONAL MATCH (claim)-[:NAMES_OWNER]->(owner:Person) "
+    "WITH svc, claim, src, att, owner "
+    "WHERE $everyone OR src IS NULL OR src.acl IS NULL OR any(g IN src.acl WHERE g IN $groups) "
+    "RETURN svc.id AS service, claim.id AS claim, claim.effective_at AS effective_at, "
+    "claim.effective_ms AS effective_ms, src.id AS record, src.kind AS kind, "
+    "src.authority AS authority, src.at AS at, src.acl AS acl, att.quote AS quote, "
+    "owner.id AS owner, owner.name AS owner_name "
+)
+_EVIDENCE_ORDER = "ORDER BY claim.effective_ms, src.id LIMIT $limit"
+
+
 def owner_evidence(
     store: Store, service: str, cap: int, scope: dict[str, Any] | None = None
 ) -> tuple[list[Row], bool]:
@@ -103,21 +120,9 @@ def owner_evidence(
     The query asks for one row more than the cap to know whether the cap was reached.
     `scope` (policy.access.query_scope; None: everyone) leaves out claims from records the
     asker may not see before the cap counts them, so a hidden claim never causes ROW_CAP."""
-    scope = scope or EVERYONE
     rows = store.read(
-        "MATCH (svc:Service {id: $service}) "
-        "OPTIONAL MATCH (claim:OwnershipClaim)-[:ABOUT]->(svc) "
-        "OPTIONAL MATCH (src:Source)-[att:ATTESTS]->(claim) "
-        "OPTIONAL MATCH (claim)-[:NAMES_OWNER]->(owner:Person) "
-        "WITH svc, claim, src, att, owner "
-        "WHERE $everyone OR src IS NULL OR src.acl IS NULL OR any(g IN src.acl WHERE g IN $groups) "
-        "RETURN svc.id AS service, claim.id AS claim, claim.effective_at AS effective_at, "
-        "claim.effective_ms AS effective_ms, src.id AS record, src.kind AS kind, "
-        "src.authority AS authority, src.at AS at, src.acl AS acl, att.quote AS quote, "
-        "owner.id AS owner, owner.name AS owner_name "
-        "ORDER BY claim.effective_ms, src.id "
-        "LIMIT $limit",
-        {"service": service, "limit": cap + 1, **scope},
+        _EVIDENCE + _EVIDENCE_ORDER,
+        {"service": service, "limit": cap + 1, **(scope or EVERYONE)},
     )
     return rows[:cap], len(rows) > cap
 
@@ -127,21 +132,9 @@ def owner_evidence_with_text(
 ) -> tuple[list[Row], bool]:
     """owner_evidence with each source's title and text as well (`title`, `text`), so that
     owner_of checks its quotes without a second query."""
-    scope = scope or EVERYONE
     rows = store.read(
-        "MATCH (svc:Service {id: $service}) "
-        "OPTIONAL MATCH (claim:OwnershipClaim)-[:ABOUT]->(svc) "
-        "OPTIONAL MATCH (src:Source)-[att:ATTESTS]->(claim) "
-        "OPTIONAL MATCH (claim)-[:NAMES_OWNER]->(owner:Person) "
-        "WITH svc, claim, src, att, owner "
-        "WHERE $everyone OR src IS NULL OR src.acl IS NULL OR any(g IN src.acl WHERE g IN $groups) "
-        "RETURN svc.id AS service, claim.id AS claim, claim.effective_at AS effective_at, "
-        "claim.effective_ms AS effective_ms, src.id AS record, src.kind AS kind, "
-        "src.authority AS authority, src.at AS at, src.acl AS acl, att.quote AS quote, "
-        "owner.id AS owner, owner.name AS owner_name, src.title AS title, src.text AS text "
-        "ORDER BY claim.effective_ms, src.id "
-        "LIMIT $limit",
-        {"service": service, "limit": cap + 1, **scope},
+        _EVIDENCE + ", src.title AS title, src.text AS text " + _EVIDENCE_ORDER,
+        {"service": service, "limit": cap + 1, **(scope or EVERYONE)},
     )
     return rows[:cap], len(rows) > cap
 
