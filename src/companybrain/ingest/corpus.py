@@ -27,13 +27,10 @@ from companybrain.model.records import Org, Record
 DEFAULT_MAX_BYTES = 1_000_000
 
 
-@dataclass
-class CorpusRead:
-    org: Org | None  # None: the folder or file has no org.yaml; use the graph's
-    records: list[Record] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)  # fatal ones were rejected
-    files: int = 0
-    whole_corpus: bool = False  # True when it was a folder with org.yaml: --prune applies
+class _Sorted:
+    """Problems met while reading: fatal ones rejected a record, the rest are warnings."""
+
+    problems: list[Problem]
 
     @property
     def rejected(self) -> list[Problem]:
@@ -42,6 +39,15 @@ class CorpusRead:
     @property
     def warnings(self) -> list[Problem]:
         return [p for p in self.problems if not p.fatal]
+
+
+@dataclass
+class CorpusRead(_Sorted):
+    org: Org | None  # None: the folder or file has no org.yaml; use the graph's
+    records: list[Record] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # fatal ones were rejected
+    files: int = 0
+    whole_corpus: bool = False  # True when it was a folder with org.yaml: --prune applies
 
 
 def record_paths(path: Path) -> list[Path]:
@@ -81,7 +87,7 @@ def raw_items(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], list[Pr
     return items, problems, len(files)
 
 
-class CorpusStream:
+class CorpusStream(_Sorted):
     """An opened corpus: the organisation now, the records as they are read. Problems and
     counts fill in while `records()` is consumed."""
 
@@ -101,14 +107,6 @@ class CorpusStream:
         self.problems: list[Problem] = []
         self.read = 0  # raw records and unreadable ones seen so far
         self.ids: set[str] = set()  # every valid id, for duplicates and --prune
-
-    @property
-    def rejected(self) -> list[Problem]:
-        return [p for p in self.problems if p.fatal]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if not p.fatal]
 
     def estimate(self) -> int:
         """How many records there are, for a progress bar: Markdown files plus lines."""

@@ -12,6 +12,7 @@ import yaml
 
 from companybrain.errors import InputError
 from companybrain.model.records import DEFAULT_AUTHORITY, Org, Person, Project, Service, Team
+from companybrain.policy.text import unstorable
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
@@ -76,13 +77,8 @@ def _storable(value: Any, where: str) -> None:
     elif isinstance(value, list):
         for i, item in enumerate(value):
             _storable(item, f"{where}[{i}]")
-    elif isinstance(value, str):
-        if "\x00" in value:
-            raise InputError(f"{where}: contains a NUL character")
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise InputError(f"{where}: is not valid Unicode text ({exc.reason})") from exc
+    elif isinstance(value, str) and (problem := unstorable(value)):
+        raise InputError(f"{where}: {problem}")
 
 
 def _groups(value: Any, where: str) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ import yaml
 from companybrain.errors import InputError
 from companybrain.ingest.times import TimeProblem, parse_instant
 from companybrain.model.records import Org, Record
+from companybrain.policy.text import unstorable
 
 KNOWN_FIELDS = {
     "id",
@@ -234,13 +235,9 @@ def _storable(raw: dict[str, Any]) -> None:
         for text in (key, *_texts(value)):
             if not isinstance(text, str):
                 continue
-            name = str(key).encode("unicode_escape").decode("ascii")
-            if "\x00" in text:
-                raise BadRecord(f"field `{name}` contains a NUL character")
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise BadRecord(f"field `{name}` is not valid Unicode text ({exc.reason})") from exc
+            if problem := unstorable(text):
+                name = str(key).encode("unicode_escape").decode("ascii")
+                raise BadRecord(f"field `{name}` {problem}")
 
 
 def _texts(value: Any) -> list[Any]:

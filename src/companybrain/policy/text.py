@@ -27,6 +27,18 @@ _SPACE = re.compile(r"\s+")
 _PUNCT = re.compile(r"[^\w\s]")
 
 
+def unstorable(text: str) -> str | None:
+    """Why FalkorDB cannot take `text` as given (a NUL ends the query text early; a lone
+    surrogate is not UTF-8), or None."""
+    if "\x00" in text:
+        return "contains a NUL character"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"is not valid Unicode text ({exc.reason})"
+    return None
+
+
 def normalise(text: str) -> str:
     """For verbatim comparison of quotes: case, white space, curly quotes, Unicode dashes."""
     text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
