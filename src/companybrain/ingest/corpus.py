@@ -77,16 +77,6 @@ def iter_raw(files: list[Path], max_bytes: int) -> Iterator[dict[str, Any] | Pro
             raise InputError(f"{file}: not a record file (expected .md or .jsonl)")
 
 
-def raw_items(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], list[Problem], int]:
-    """Every raw record under `path`, whole (small inputs and tests)."""
-    files = record_paths(path)
-    items: list[dict[str, Any]] = []
-    problems: list[Problem] = []
-    for item in iter_raw(files, max_bytes):
-        (problems if isinstance(item, Problem) else items).append(item)  # type: ignore[arg-type]
-    return items, problems, len(files)
-
-
 class CorpusStream(_Sorted):
     """An opened corpus: the organisation now, the records as they are read. Problems and
     counts fill in while `records()` is consumed."""

@@ -204,11 +204,6 @@ def write_sources(store: Store, rows: list[dict[str, Any]], replaced: list[str])
     )
 
 
-def replace_source(store: Store, source: dict[str, Any], links: dict[str, Any]) -> None:
-    """Write one record and everything derived from it, replacing what it had before."""
-    write_sources(store, [{"source": source, "links": links}], [source["id"]])
-
-
 def write_checkpoint(store: Store, key: str, props: dict[str, Any]) -> None:
     """The ingestion checkpoint: what a run has made durable so far (see ingest/writer.py)."""
     store.query("MERGE (m:Meta {key: $key}) SET m += $props", {"key": key, "props": props})
