@@ -137,3 +137,26 @@ def test_an_interrupted_run_is_marked_and_the_next_run_converges(
     finally:
         clean.delete_graph()
         clean.close()
+
+
+def test_after_a_failed_batch_none_queued_behind_it_is_written(
+    corpus: Path, store: Store, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer, "CHECKPOINT_S", 0.0)  # a durability point after every batch
+    real = records_q.write_sources
+    calls = []
+
+    def second_fails(out: Store, rows: list[dict[str, Any]], replaced: list[str]) -> None:
+        calls.append(len(rows))
+        if len(calls) == 2:
+            raise RuntimeError("the server refused the batch")
+        real(out, rows, replaced)
+
+    monkeypatch.setattr(writer.records_q, "write_sources", second_fails)
+    with pytest.raises(RuntimeError, match="refused the batch"):
+        ingest(store, corpus, settings, workers=0)
+    assert len(calls) == 2  # the third batch, queued behind the failure, was never sent
+    mark = records_q.read_checkpoint(store, writer.CHECKPOINT_KEY)
+    assert mark is not None and mark["complete"] is False
+    assert mark["durable"] == writer.BATCH
+    assert schema_q.label_counts(store)["Source"] == writer.BATCH

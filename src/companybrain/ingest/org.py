@@ -14,6 +14,9 @@ from companybrain.errors import InputError
 from companybrain.model.records import DEFAULT_AUTHORITY, Org, Person, Project, Service, Team
 from companybrain.policy.text import unstorable
 
+# libyaml's parser where PyYAML was built with it: an organisation of thousands of people
+# loads in a fraction of the pure-Python parser's time (same safe constructor).
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
@@ -23,7 +26,7 @@ def read_org(path: Path) -> Org:
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     try:
-        data = yaml.safe_load(raw)
+        data = yaml.load(raw, Loader=YAML_LOADER)
     except yaml.YAMLError as exc:
         raise InputError(f"{path}: malformed YAML: {exc}") from exc
     if not isinstance(data, dict):

@@ -14,6 +14,7 @@ import frontmatter
 import yaml
 
 from companybrain.errors import InputError
+from companybrain.ingest.org import YAML_LOADER
 from companybrain.ingest.times import TimeProblem, parse_instant
 from companybrain.model.records import Org, Record
 from companybrain.policy.text import unstorable
@@ -63,7 +64,7 @@ def read_markdown(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], lis
     if not text.lstrip("\ufeff").startswith("---"):
         return [], [Problem(where, "malformed front matter: the file must start with '---'")]
     try:
-        post = frontmatter.loads(text)
+        post = frontmatter.loads(text, handler=_FRONT_MATTER)
     except (yaml.YAMLError, ValueError, TypeError, AttributeError, OverflowError) as exc:
         # PyYAML raises more than YAMLError on odd values (a !!timestamp with a seconds
         # offset, a date out of range): all of it is a malformed file, not a crash.
@@ -84,6 +85,16 @@ def read_jsonl(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], list[P
         else:
             items.append(item)
     return items, problems
+
+
+class _FrontMatter(frontmatter.YAMLHandler):
+    """python-frontmatter's YAML handler, parsing with libyaml where it is built in."""
+
+    def load(self, fm: str, **kwargs: object) -> Any:
+        return yaml.load(fm, Loader=YAML_LOADER)
+
+
+_FRONT_MATTER = _FrontMatter()
 
 
 def iter_jsonl(path: Path, max_bytes: int) -> Iterator[dict[str, Any] | Problem]:
@@ -229,6 +240,9 @@ def check_typed(record: Record) -> None:
 def _storable(raw: dict[str, Any]) -> None:
     """A NUL would cut the query text short and a lone surrogate is not text: either is
     refused here, naming the field, before anything reaches the database."""
+    texts = [t for k, v in raw.items() if k != "__where__" for t in (k, *_texts(v))]
+    if unstorable("".join(t for t in texts if isinstance(t, str))) is None:
+        return  # one check of everything at once (neither fault can span two values)
     for key, value in raw.items():
         if key == "__where__":
             continue

@@ -10,7 +10,8 @@ Flow, for each batch of BATCH records (read from a stream, never a whole list):
    connection of its own, while the next batch is read and extracted: a batch is applied
    whole or not at all.
 
-At most `workers * 2` batches are in flight, so memory stays flat in the size of the input.
+At most `workers * 2` batches are being extracted and IN_FLIGHT waiting to be written, so
+memory stays flat in the size of the input.
 
 Durability and the checkpoint. After each group of batches (CHECKPOINT_S seconds of
 writing) the writer asks the server to confirm that everything written so far is in its
@@ -49,6 +50,7 @@ from companybrain.proposers import Proposer
 
 BATCH = 500  # records a write: one query carrying their rows (the source rows alone are 500)
 CHECKPOINT_S = 5.0  # seconds of writing between durability points
+IN_FLIGHT = 8  # batches handed to the writer thread and not yet written (memory bound)
 DURABLE_TIMEOUT_MS = 10_000
 CHECKPOINT_KEY = "ingest"
 # Starting processes costs about a second: worth it only for inputs bigger than this.
@@ -139,22 +141,34 @@ class Writer:
 
 
 class _WriteBehind:
-    """One writer thread, at most one batch in flight: the next batch is read and
-    extracted while the database applies this one."""
+    """One writer thread and up to IN_FLIGHT batches queued for it: reading and extraction
+    go on while the database applies a batch, and while the writer waits at a durability
+    point (up to a second, until the server's next fsync). Batches are written in order;
+    after a failed one, none of those queued behind it is written."""
 
     def __init__(self, writer: Writer) -> None:
         self.writer = writer
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brain-writer")
-        self.pending: Future[None] | None = None
+        self.pending: deque[Future[None]] = deque()
+        self.failed = False
 
     def submit(self, records: list[Record], states: dict[str, Any], got: Extracted) -> None:
-        self.wait()
-        self.pending = self.thread.submit(self.writer.write, records, states, got)
+        while len(self.pending) >= IN_FLIGHT:
+            self.pending.popleft().result()  # a failed write raises here
+        self.pending.append(self.thread.submit(self._write, records, states, got))
+
+    def _write(self, records: list[Record], states: dict[str, Any], got: Extracted) -> None:
+        if self.failed:
+            return  # an earlier batch failed: the checkpoint must not count past it
+        try:
+            self.writer.write(records, states, got)
+        except BaseException:
+            self.failed = True
+            raise
 
     def wait(self) -> None:
-        if self.pending is not None:
-            pending, self.pending = self.pending, None
-            pending.result()  # a failed write raises here
+        while self.pending:
+            self.pending.popleft().result()
 
     def close(self) -> None:
         try:

@@ -47,10 +47,12 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
     rejected: list[Rejection] = []
     for item in proposal.malformed:
         rejected.append(_malformed(record.id, item))
+    facts: list[OwnershipFact | DecisionFact] = [*proposal.ownership, *proposal.decisions]
+    if not facts:  # nothing to keep or refuse (the costly checks below read every line)
+        return Verified(record.id, (), (), tuple(rejected))
     ordered = injection.instructs(record.title or "", record.text, *_said_elsewhere(record))
     if ordered:  # nothing a record that gives orders says is taken as a fact
         why = f"{record.id} is not a statement: {ordered}"
-        facts: list[OwnershipFact | DecisionFact] = [*proposal.ownership, *proposal.decisions]
         rejected += [Rejection(record.id, fact, INSTRUCTION, why) for fact in facts]
         return Verified(record.id, (), (), tuple(rejected))
     seen: set[tuple[str, str]] = set()

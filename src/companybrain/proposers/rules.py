@@ -5,6 +5,7 @@ decides, and every refusal is kept for audit."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal
 from companybrain.model.records import Org, Record
@@ -73,6 +74,12 @@ _FORMER = [
     rf" (?:previously |formerly |originally |once )?owned by {_P}",
     rf"{_P} (?:is|was) {_ART}(?:previous|former|old|outgoing|prior) owner of {_ART}{_SL}",
 ]
+# Every pattern above holds one of these (as part of a word, or "go"/"goes" as a word), so a
+# sentence without any is not templated: finding its names is most of the cost of a record.
+WORDING = re.compile(
+    r"own|over|contact|poc|transfer|mov|pass|went|hand|giv|gave|reassign"
+    r"|(?<![^\W_])go(?:es)?(?![^\W_])"
+)
 _CHAT_DECISION = re.compile(
     r"\b(?:let s decide|let us decide|we decided|we ve decided|we have decided|decided to)\b"
 )
@@ -92,17 +99,24 @@ def propose(record: Record, org: Org) -> Proposal:
     def add(service: str, owner: str, quote: str) -> None:
         found.setdefault((service, owner), OwnershipFact(record.id, service, owner, quote))
 
-    for unit in segments.units(record.text):
+    units = segments.units(record.text)
+    for unit in units:
         if unit.kind == segments.ROW and unit.table is not None:
             for service, owner in _from_row(unit, org):
                 add(service, owner, unit.text)
         elif unit.kind == segments.FIELD:
             for service, owner in _from_field(unit.text, record, org):
                 add(service, owner, unit.text)
-        elif unit.kind == segments.SENTENCE:
+        elif unit.kind == segments.SENTENCE and may_state_ownership(unit.text):
             for service, owner in sentence_owners(template(unit.text, org)):
                 add(service, owner, unit.text)
-    return Proposal(record.id, tuple(found.values()), _decisions(record), NAME)
+    return Proposal(record.id, tuple(found.values()), _decisions(record, units), NAME)
+
+
+def may_state_ownership(sentence: str) -> bool:
+    """False only for a sentence no ownership pattern can match (its words folded as
+    `mentions.template` folds them)."""
+    return WORDING.search(unicodedata.normalize("NFKC", sentence).casefold()) is not None
 
 
 def sentence_owners(t: Template) -> list[tuple[str, str]]:
@@ -150,12 +164,13 @@ def _from_field(line: str, record: Record, org: Org) -> list[tuple[str, str]]:
     return [(services[0], p) for p in owners]
 
 
-def _decisions(record: Record) -> tuple[DecisionFact, ...]:
+def _decisions(record: Record, units: list[segments.Unit]) -> tuple[DecisionFact, ...]:
+    """`units`: the record's text cut by `segments.units`."""
     title = record.title or record.id
     if record.kind == "adr":
         quote = _adr_decision(record.text)
         return (DecisionFact(record.id, title, quote),) if quote else ()
-    for unit in segments.units(record.text):  # chat and the like: proposed, then refused
+    for unit in units:  # chat and the like: proposed, then refused
         folded = " ".join(unit.text.lower().replace("'", " ").split())
         if unit.kind == segments.SENTENCE and _CHAT_DECISION.search(folded):
             return (DecisionFact(record.id, title, unit.text),)
