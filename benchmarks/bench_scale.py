@@ -14,7 +14,7 @@ from pathlib import Path
 
 from benchmarks.common import bench_settings, scales, verdict
 from benchmarks.scale_ingest import ingest_run, peak_heap_mb, restart
-from benchmarks.scale_queries import measure
+from benchmarks.scale_queries import RECALL_K, measure
 from companybrain.synth.write import generate
 
 
@@ -99,7 +99,7 @@ def _queries(settings, corpus: Path, now: datetime) -> list[str]:  # type: ignor
         f"  search_records: p50 {search.p('search_records', 50) * 1000:.2f} ms vs raw "
         f"full-text {search.p('raw full-text', 50) * 1000:.2f} ms -> "
         f"{search.ratio('search_records', 'raw full-text'):.1f}x (goal <= 2x: "
-        f"{verdict(search.ratio('search_records', 'raw full-text'), 2.0)}); recall@10 on "
+        f"{verdict(search.ratio('search_records', 'raw full-text'), 2.0)}); recall@{RECALL_K} on "
         f"{n} known-item queries {ours:.2f} vs bm25s {bm25:.2f} (goal >= bm25s: "
         f"{verdict(ours, bm25, below=False)})",
         f"  graph answer end to end: p50 {answers.p('graph answer', 50) * 1000:.1f} ms vs "

@@ -1,8 +1,8 @@
 """Questions at scale, each against its raw baseline on the same graph, interleaved so that
 drift in the machine hits both the same: owner_of against an indexed lookup, the evidence
 query against the raw three-hop, search_records against the full-text index alone (and its
-recall against bm25s on the same records), and a whole graph answer against a whole
-keyword-search answer."""
+recall against bm25s on the same records, both at the hits search_records returns), and a
+whole graph answer against a whole keyword-search answer."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ from companybrain.policy.access import Viewer
 from companybrain.policy.time import QuestionTime
 
 ROUNDS = 200
+# Recall is scored at the number of hits search_records returns, for bm25s too: a five-hit
+# list scored at 10 against ten bm25s hits misses whenever six records share the title.
+RECALL_K = tools.SEARCH_HITS
 SEARCHES = 60
 ANSWERS = 30
 WARMUP = 10
@@ -109,8 +112,8 @@ def measure(store: Store, settings: Settings, corpus: Path, now: datetime) -> di
         answer = tools.search_records(ctx, query)
         search.samples.setdefault("search_records", []).append(time.perf_counter() - started)
         hits = (answer.result or {}).get("hits", [])
-        ours.append(recall([h["record"] for h in hits], relevant))
-        bm25.append(recall([h["id"] for h in index.search(query, k=10)], relevant))
+        ours.append(recall([h["record"] for h in hits], relevant, RECALL_K))
+        bm25.append(recall([h["id"] for h in index.search(query, k=RECALL_K)], relevant, RECALL_K))
     out["search"] = search
     out["recall"] = (sum(ours) / len(ours), sum(bm25) / len(bm25), len(ours))
 

@@ -347,10 +347,8 @@ def search_records(ctx: AskContext, query: str) -> Answer:
         found = ask_q.search_sources(ctx.store, text, SEARCH_FETCH, scope) if words else []
         found = [h for h in found if can_see(h.get("acl"), ctx.viewer)]
         by_id = {h["record"]: h for h in found}
-        texts = [
-            (rid, f"{h.get('title') or ''}\n{h.get('text') or ''}") for rid, h in by_id.items()
-        ]
-        hits = [by_id[rid] for rid in search_rank.rank(texts, words)[:SEARCH_HITS]]
+        texts = [(rid, h.get("title") or "", h.get("text") or "") for rid, h in by_id.items()]
+        hits = [by_id[rid] for rid in search_rank.rank_titled(texts, words)[:SEARCH_HITS]]
         if hits:
             break
     if not hits:
