@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,15 +16,19 @@ from companybrain.graph.queries import repo_write
 from companybrain.repo import history
 from companybrain.repo.agents import co_authors
 from companybrain.repo.decision_files import is_decision_file
-from companybrain.repo.identity import Mailmap, identity
+from companybrain.repo.identity import Identity, Mailmap, identity
 from companybrain.repo.instructions import instruction_id, is_instruction_file
 
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
 
 BATCH = 500
+TOUCHES = 4000  # touched files per query; one commit that touches more gets extra queries
 STATE_CACHE = 4096
 Progress = Callable[[str, int, int | None], None]
+# Asked of every touched path; histories name the same paths over and over.
+_instruction_path = lru_cache(maxsize=1 << 16)(is_instruction_file)
+_decision_path = lru_cache(maxsize=1 << 16)(is_decision_file)
 
 
 @dataclass
@@ -45,27 +50,106 @@ class CommitPass:
 
 
 class _Batch:
-    def __init__(self, store: Store, repo: str, run: str) -> None:
-        self.store, self.repo, self.run = store, repo, run
-        self.commits: list[dict[str, Any]] = []
-        self.parents: list[dict[str, Any]] = []
-        self.co_authors: list[dict[str, Any]] = []
-        self.touches: list[dict[str, Any]] = []
+    """The rows of up to BATCH commits, written in one query (see repo_write)."""
+
+    def __init__(self, store: Store, repo: str, run: str, *, fresh: bool) -> None:
+        self.store, self.repo, self.run, self.fresh = store, repo, run, fresh
+        self._clear()
+
+    def _clear(self) -> None:
+        self.commits: list[tuple[Any, ...]] = []  # (sha, first parent, is merge, author, ...)
+        self.people: dict[str, list[Any]] = {}  # id -> [name, email, agent], first seen first
+        self.co_people: dict[str, list[Any]] = {}  # the same, of co-authors (written after)
+        self.parents: dict[tuple[str, str], int] = {}  # (child, parent) -> n
+        self.co_authors: dict[tuple[str, str], None] = {}  # (commit, person id), in order
+        self.touches: list[tuple[Any, ...]] = []  # (commit, path, change, old, added, removed)
         self.renames: list[dict[str, Any]] = []
 
+    def person(self, who: Identity, people: dict[str, list[Any]] | None = None) -> str:
+        """Note an author or committer of the batch. Its name and e-mail are those of its
+        first row, its agent the first one any row names: what merging the rows one by one
+        (authors and committers first, then co-authors) would keep."""
+        people = self.people if people is None else people
+        known = people.get(who.id)
+        if known is None:
+            people[who.id] = [who.name, who.email, who.agent]
+        elif known[2] is None:
+            known[2] = who.agent
+        return who.id
+
+    def co_author(self, who: Identity) -> str:
+        return self.person(who, self.co_people)
+
     def flush(self) -> None:
-        if self.commits:
-            repo_write.write_commits(self.store, self.repo, self.run, self.commits)
-        if self.parents:
-            repo_write.write_parents(self.store, self.parents)
-        if self.co_authors:
-            repo_write.write_co_authors(self.store, self.co_authors)
-        for start in range(0, len(self.touches), 2000):
-            repo_write.write_touches(self.store, self.repo, self.touches[start : start + 2000])
+        if not self.commits:
+            return
+        for pid, (name, email, agent) in self.co_people.items():
+            self.person(Identity(pid, name, email, agent))
+        people = sorted(self.people)
+        files = sorted({t[1] for t in self.touches[:TOUCHES]})
+        shas = sorted(c[0] for c in self.commits)
+        person_at = {p: n for n, p in enumerate(people)}
+        file_at = {f: n for n, f in enumerate(files)}
+        commit_at = {sha: n for n, sha in enumerate(shas)}
+        by_sha = {c[0]: c for c in self.commits}
+        rows = [by_sha[sha] for sha in shas]
+        columns: dict[str, list[Any]] = {
+            "p_id": people,
+            "p_name": [self.people[p][0] for p in people],
+            "p_email": [self.people[p][1] for p in people],
+            "p_agent": [self.people[p][2] for p in people],
+            "f_path": files,
+            "c_id": shas,
+        }
+        for n, name in enumerate(_COMMIT_COLUMNS[1:], start=1):
+            columns[name] = [r[n] for r in rows]
+        columns["c_author"] = [person_at[a] for a in columns["c_author"]]
+        columns["c_committer"] = [person_at[m] for m in columns["c_committer"]]
+        columns["e_child"] = [commit_at[child] for child, _ in self.parents]
+        columns["e_parent"] = [parent for _, parent in self.parents]
+        columns["e_n"] = list(self.parents.values())
+        columns["a_commit"] = [commit_at[c] for c, _ in self.co_authors]
+        columns["a_person"] = [person_at[p] for _, p in self.co_authors]
+        first = self.touches[:TOUCHES]
+        columns["t_commit"] = [commit_at[t[0]] for t in first]
+        columns["t_file"] = [file_at[t[1]] for t in first]
+        for n, name in enumerate(("t_change", "t_old_path", "t_added", "t_removed"), start=2):
+            columns[name] = [t[n] for t in first]
+        repo_write.write_commit_batch(self.store, self.repo, self.run, columns, fresh=self.fresh)
+        for start in range(TOUCHES, len(self.touches), TOUCHES):  # one commit touched more
+            chunk = self.touches[start : start + TOUCHES]
+            repo_write.write_touches(self.store, self.repo, [_touch_row(t) for t in chunk])
         if self.renames:
             repo_write.write_renames(self.store, self.repo, self.renames)
-        self.commits, self.parents, self.co_authors = [], [], []
-        self.touches, self.renames = [], []
+        self._clear()
+
+
+_COMMIT_COLUMNS = (
+    "c_id",
+    "c_first_parent",
+    "c_is_merge",
+    "c_author",
+    "c_committer",
+    "c_author_at",
+    "c_author_ms",
+    "c_committer_at",
+    "c_committer_ms",
+    "c_message",
+    "c_subject",
+    "c_instructions",
+)
+
+
+def _touch_row(t: tuple[Any, ...]) -> dict[str, Any]:
+    commit, path, change, old_path, added, removed = t
+    return {
+        "commit": commit,
+        "path": path,
+        "change": change,
+        "old_path": old_path,
+        "added": added,
+        "removed": removed,
+    }
 
 
 class _InstructionState:
@@ -95,7 +179,7 @@ def _next_state(parent: tuple[str, ...], commit: history.CommitInfo) -> tuple[st
     changes = [
         c
         for c in commit.changes
-        if is_instruction_file(c.path) or (c.old_path and is_instruction_file(c.old_path))
+        if _instruction_path(c.path) or (c.old_path and _instruction_path(c.old_path))
     ]
     if not changes:
         return parent
@@ -118,8 +202,11 @@ def sync_commits(
     revs: list[str],
     total: int | None = None,
     progress: Progress | None = None,
+    *,
+    fresh: bool = False,
 ) -> CommitPass:
-    batch = _Batch(store, repo, run)
+    """`fresh`: the graph holds no commit at all, so the pass creates instead of merging."""
+    batch = _Batch(store, repo, run, fresh=fresh)
     states = _InstructionState(store, batch)
     mailmap = Mailmap(repo_path)
     out = CommitPass()
@@ -134,62 +221,38 @@ def sync_commits(
                 path, _, blob = iid.rpartition("@")
                 out.versions[iid] = Version(path, blob, c.sha, c.committer_at, _ms(c))
         batch.commits.append(
-            {
-                "id": c.sha,
-                "first_parent": first_parent,
-                "is_merge": c.is_merge,
-                "author_id": author.id,
-                "author_name": author.name,
-                "author_email": author.email,
-                "author_is_agent": author.is_agent,
-                "author_agent": author.agent,
-                "committer_id": committer.id,
-                "committer_name": committer.name,
-                "committer_email": committer.email,
-                "committer_is_agent": committer.is_agent,
-                "committer_agent": committer.agent,
-                "author_at": c.author_at,
-                "author_ms": history.iso_ms(c.author_at),
-                "committer_at": c.committer_at,
-                "committer_ms": _ms(c),
-                "message": c.message,
-                "subject": c.subject,
-                "instructions": list(state),
-            }
+            (
+                c.sha,
+                first_parent,
+                c.is_merge,
+                batch.person(author),
+                batch.person(committer),
+                c.author_at,
+                history.iso_ms(c.author_at),
+                c.committer_at,
+                _ms(c),
+                c.message,
+                c.subject,
+                list(state),
+            )
         )
-        batch.parents += [{"child": c.sha, "parent": p, "n": n} for n, p in enumerate(c.parents)]
+        for n, parent in enumerate(c.parents):
+            batch.parents.pop((c.sha, parent), None)  # a repeated parent: its last place
+            batch.parents[(c.sha, parent)] = n
         for name, email in co_authors(c.message):
             who = mailmap.map(name, email)
             if who.id != author.id:
-                batch.co_authors.append(
-                    {
-                        "commit": c.sha,
-                        "id": who.id,
-                        "name": who.name,
-                        "email": who.email,
-                        "is_agent": who.is_agent,
-                        "agent": who.agent,
-                    }
-                )
+                batch.co_authors[(c.sha, batch.co_author(who))] = None
         for ch in c.changes:
-            if ch.status == "D" and is_decision_file(ch.path):
+            if ch.status == "D" and _decision_path(ch.path):
                 out.deleted_decision_files[ch.path] = c.sha
             if c.is_merge:
                 continue  # a merge repeats its branch's changes: the branch commits count
-            batch.touches.append(
-                {
-                    "commit": c.sha,
-                    "path": ch.path,
-                    "change": ch.status,
-                    "old_path": ch.old_path,
-                    "added": ch.added,
-                    "removed": ch.removed,
-                }
-            )
+            batch.touches.append((c.sha, ch.path, ch.status, ch.old_path, ch.added, ch.removed))
             if ch.old_path and ch.status == "R":
                 batch.renames.append({"old_path": ch.old_path, "path": ch.path, "commit": c.sha})
         out.commits += 1
-        if len(batch.commits) >= BATCH:
+        if len(batch.commits) >= BATCH or len(batch.touches) >= TOUCHES:
             batch.flush()
             if progress:
                 progress("commits", out.commits, total)

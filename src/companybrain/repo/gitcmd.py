@@ -4,10 +4,13 @@ memory does not grow with the length of the history."""
 from __future__ import annotations
 
 import os
+import queue
 import shutil
 import subprocess
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import IO
 
 from companybrain.errors import InputError
 
@@ -61,8 +64,10 @@ def ok(repo: Path, *args: str) -> bool:
     return proc.returncode == 0
 
 
-def stream(repo: Path, args: Sequence[str], sep: bytes) -> Iterator[bytes]:
-    """The stdout of `git ARGS`, split on `sep` as it arrives (separators removed)."""
+def stream(repo: Path, args: Sequence[str], sep: bytes, *, ahead: int = 0) -> Iterator[bytes]:
+    """The stdout of `git ARGS`, split on `sep` as it arrives (separators removed). With
+    `ahead`, a thread keeps reading up to that many chunks in advance, so that git goes on
+    working while the caller waits for something else (the graph)."""
     proc = subprocess.Popen(
         [_git(), "-C", str(repo), "-c", "core.quotepath=off", *args],
         stdout=subprocess.PIPE,
@@ -71,14 +76,17 @@ def stream(repo: Path, args: Sequence[str], sep: bytes) -> Iterator[bytes]:
     )
     assert proc.stdout is not None and proc.stderr is not None
     buffer = b""
+    reader = _ReadAhead(proc.stdout, ahead) if ahead else None
     try:
-        while chunk := proc.stdout.read(CHUNK):
+        for chunk in reader or iter(lambda: proc.stdout.read(CHUNK), b""):  # type: ignore[union-attr]
             buffer += chunk
             *parts, buffer = buffer.split(sep)
             yield from parts
         if buffer:
             yield buffer
     finally:
+        if reader:
+            reader.stop(proc)
         proc.stdout.close()
         err = proc.stderr.read()
         proc.stderr.close()
@@ -86,6 +94,48 @@ def stream(repo: Path, args: Sequence[str], sep: bytes) -> Iterator[bytes]:
     if code != 0:
         message = err.decode("utf-8", "replace").strip().splitlines()
         raise GitError(f"git {' '.join(args[:2])} failed in {repo}: {' '.join(message[:2])}")
+
+
+class _ReadAhead:
+    """Chunks of a pipe read by a thread into a bounded queue (reading releases the GIL)."""
+
+    def __init__(self, pipe: IO[bytes], ahead: int) -> None:
+        self.pipe = pipe
+        self.chunks: queue.Queue[bytes] = queue.Queue(maxsize=ahead)
+        self.stopped = threading.Event()
+        self.finished = False  # the reader got to the end of the output
+        self.thread = threading.Thread(target=self._run, name="git-read-ahead", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            while not self.stopped.is_set():
+                chunk = self.pipe.read1(CHUNK)  # type: ignore[attr-defined]
+                self._put(chunk)
+                if not chunk:
+                    return
+        except (OSError, ValueError):
+            self._put(b"")
+
+    def _put(self, chunk: bytes) -> None:
+        while not self.stopped.is_set():
+            try:
+                self.chunks.put(chunk, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def __iter__(self) -> Iterator[bytes]:
+        while chunk := self.chunks.get():
+            yield chunk
+        self.finished = True
+
+    def stop(self, proc: subprocess.Popen[bytes]) -> None:
+        """Stop early or at the end: a git still writing is ended, the thread joined."""
+        self.stopped.set()
+        if not self.finished and proc.poll() is None:
+            proc.kill()
+        self.thread.join()
 
 
 def toplevel(path: Path) -> Path:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 
 from companybrain.graph.ident import storable_id
@@ -30,6 +31,9 @@ LOG_ARGS = (
     f"--format={LOG_FORMAT}",
 )
 ZERO = "0" * 40
+# Chunks of `git log` output read ahead while the caller writes to the graph (64 KiB each):
+# git keeps working meanwhile, and memory stays bounded.
+READ_AHEAD = 64
 
 
 @dataclass(frozen=True)
@@ -76,34 +80,46 @@ def _decode(raw: bytes) -> str:
     return raw.decode("utf-8", "replace")
 
 
+@lru_cache(maxsize=1 << 16)
+def _path(raw: bytes) -> str | None:
+    """A path as printed by git, or None when it cannot be a File id (surrounding space, a
+    control character). Histories name the same paths over and over: cached."""
+    path = _decode(raw)
+    return path if storable_id(path) else None
+
+
 def _changes(rest: bytes) -> tuple[FileChange, ...]:
     tokens = rest.lstrip(b"\x00\n").split(b"\x00")
-    raw: dict[str, dict[str, object]] = {}
-    order: list[str] = []
+    raw: dict[str, list[object]] = {}  # path -> [status, old path, blob, added, removed]
+    count = len(tokens)
     i = 0
-    while i < len(tokens):
+    while i < count:
         token = tokens[i]
-        if token.startswith(b":"):
+        if token[:1] == b":":
             fields = token[1:].split()
-            status = _decode(fields[4])[:1] if len(fields) >= 5 else "M"
+            status = _decode(fields[4][:1]) if len(fields) >= 5 else "M"
             blob = _decode(fields[3]) if len(fields) >= 4 else None
-            if i + (2 if status in {"R", "C"} else 1) >= len(tokens):
-                break  # a truncated entry: its paths never came
             if status in {"R", "C"}:
-                old, new = _decode(tokens[i + 1]), _decode(tokens[i + 2])
+                if i + 2 >= count:
+                    break  # a truncated entry: its paths never came
+                old, new = _path(tokens[i + 1]), _path(tokens[i + 2])
                 i += 3
+                if old is None:
+                    continue
             else:
-                old, new = None, _decode(tokens[i + 1])
+                if i + 1 >= count:
+                    break
+                old, new = None, _path(tokens[i + 1])
                 i += 2
-            if not storable_id(new) or (old is not None and not storable_id(old)):
+            if new is None:
                 continue  # a path with surrounding space or a control character: no File id
-            if new not in raw:
-                order.append(new)
-            raw[new] = {
-                "status": status,
-                "old_path": old,
-                "blob": None if status == "D" or blob == ZERO else blob,
-            }
+            raw[new] = [  # a path listed twice keeps its last entry, in its first place
+                status,
+                old,
+                None if status == "D" or blob == ZERO else blob,
+                None,
+                None,
+            ]
             continue
         parts = token.split(b"\t")
         if len(parts) == 3:
@@ -113,22 +129,16 @@ def _changes(rest: bytes) -> tuple[FileChange, ...]:
                 path = _decode(parts[2])
                 i += 1
             else:  # a rename: old and new path follow as their own tokens
-                path = _decode(tokens[i + 2]) if i + 2 < len(tokens) else ""
+                path = _decode(tokens[i + 2]) if i + 2 < count else ""
                 i += 3
-            if path in raw:
-                raw[path]["added"], raw[path]["removed"] = added, removed
+            entry = raw.get(path)
+            if entry is not None:
+                entry[3], entry[4] = added, removed
             continue
         i += 1
     return tuple(
-        FileChange(
-            path=p,
-            status=str(raw[p]["status"]),
-            old_path=raw[p]["old_path"],  # type: ignore[arg-type]
-            blob=raw[p]["blob"],  # type: ignore[arg-type]
-            added=raw[p].get("added"),  # type: ignore[arg-type]
-            removed=raw[p].get("removed"),  # type: ignore[arg-type]
-        )
-        for p in order
+        FileChange(p, e[0], e[1], e[2], e[3], e[4])  # type: ignore[arg-type]
+        for p, e in raw.items()
     )
 
 
@@ -164,7 +174,7 @@ def commits(repo: Path, revs: list[str], *, oldest_first: bool = True) -> Iterat
         args.append("--reverse")
     args += [*revs, "--"]
     pending = b""
-    for part in gitcmd.stream(repo, args, b"\x1e"):
+    for part in gitcmd.stream(repo, args, b"\x1e", ahead=READ_AHEAD):
         # A commit message may hold \x1e itself (and text that looks like a commit after
         # it); it cannot hold NUL, so a record is whole only once its message ends with
         # "\x1f\x00". Until then a part is more of the same message, never a commit.

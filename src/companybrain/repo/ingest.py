@@ -81,7 +81,10 @@ def ingest_repo(
     deleted: dict[str, str] = {}
     if revs:
         total = int(gitcmd.text(top, "rev-list", "--count", *revs, "--").strip() or 0)
-        passed = sync_commits(store, top, repo, run, revs, total, progress)
+        # A first run into a graph without any commit (not one cut short: that left some)
+        # creates its commits; any other run merges with what is there.
+        fresh = mode == "full" and not repo_write.has_commits(store)
+        passed = sync_commits(store, top, repo, run, revs, total, progress, fresh=fresh)
         report.commits_read = passed.commits
         if progress:
             progress("landing", 0, None)

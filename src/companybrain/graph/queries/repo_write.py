@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companybrain.errors import StoreError
+
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
 
@@ -46,66 +48,141 @@ def repositories(store: Store) -> list[dict[str, Any]]:
 # -- commits, people, files --------------------------------------------------------------
 
 
-def write_commits(store: Store, repo: str, run: str, rows: Rows) -> None:
-    """rows: id, parents, first_parent, is_merge, author_*, committer_*, message, subject,
-    instructions (ids in force in its tree)."""
-    store.query(
-        """
-        UNWIND $rows AS r
-        MERGE (c:Commit {id: r.id})
-        SET c.repo = $repo, c.seen = $run, c.author_at = r.author_at, c.author_ms = r.author_ms,
-            c.committer_at = r.committer_at, c.committer_ms = r.committer_ms,
-            c.message = r.message, c.subject = r.subject, c.is_merge = r.is_merge,
-            c.first_parent = r.first_parent, c.instructions = r.instructions,
-            c.landed_at = coalesce(c.landed_at, r.committer_at),
-            c.landed_ms = coalesce(c.landed_ms, r.committer_ms)
-        MERGE (a:Person {id: r.author_id})
-        ON CREATE SET a.name = r.author_name, a.email = r.author_email, a.from_git = true
-        SET a.is_agent = coalesce(a.is_agent, false) OR r.author_is_agent,
-            a.agent = coalesce(a.agent, r.author_agent)
-        MERGE (a)-[:AUTHORED]->(c)
-        MERGE (m:Person {id: r.committer_id})
-        ON CREATE SET m.name = r.committer_name, m.email = r.committer_email, m.from_git = true
-        SET m.is_agent = coalesce(m.is_agent, false) OR r.committer_is_agent,
-            m.agent = coalesce(m.agent, r.committer_agent)
-        MERGE (m)-[:COMMITTED]->(c)
-        """,
-        {"repo": repo, "run": run, "rows": rows},
+# One query per batch of commits. Its lists arrive as columns (`$c_id[i]`, `$c_message[i]`,
+# ...): a list of plain values costs the client far less to encode than a list of maps.
+# People, files and commits are each sent once, sorted by id, and collected in that order,
+# so that edges name their ends by position instead of looking them up again.
+_BATCH_PEOPLE = """
+CALL {
+    UNWIND range(0, size($p_id) - 1) AS i
+    MERGE (p:Person {id: $p_id[i]})
+    ON CREATE SET p.name = $p_name[i], p.email = $p_email[i], p.from_git = true
+    SET p.is_agent = coalesce(p.is_agent, false) OR $p_agent[i] IS NOT NULL,
+        p.agent = coalesce(p.agent, $p_agent[i])
+    WITH p ORDER BY p.id
+    RETURN collect(p) AS people
+}
+CALL {
+    UNWIND $f_path AS path
+    MERGE (f:File {id: path})
+    ON CREATE SET f.repo = $repo
+    WITH f ORDER BY f.id
+    RETURN collect(f) AS files
+}
+"""
+# A fresh run into a graph without commits: nothing it writes can exist yet (the unique
+# constraint on Commit.id would refuse a second one), so commits and their edges are created.
+_BATCH_CREATE = """
+CALL {
+    WITH people
+    UNWIND range(0, size($c_id) - 1) AS i
+    CREATE (c:Commit {id: $c_id[i], repo: $repo, seen: $run,
+        author_at: $c_author_at[i], author_ms: $c_author_ms[i],
+        committer_at: $c_committer_at[i], committer_ms: $c_committer_ms[i],
+        message: $c_message[i], subject: $c_subject[i], is_merge: $c_is_merge[i],
+        first_parent: $c_first_parent[i], instructions: $c_instructions[i],
+        landed_at: $c_committer_at[i], landed_ms: $c_committer_ms[i]})
+    WITH c, people[$c_author[i]] AS a, people[$c_committer[i]] AS m
+    CREATE (a)-[:AUTHORED]->(c), (m)-[:COMMITTED]->(c)
+    WITH c ORDER BY c.id
+    RETURN collect(c) AS commits
+}
+CALL {
+    WITH commits
+    UNWIND range(0, size($e_child) - 1) AS i
+    MERGE (p:Commit {id: $e_parent[i]})
+    WITH commits[$e_child[i]] AS c, p, i
+    CREATE (c)-[:PARENT {n: $e_n[i]}]->(p)
+}
+CALL {
+    WITH commits, people
+    UNWIND range(0, size($a_commit) - 1) AS i
+    WITH commits[$a_commit[i]] AS c, people[$a_person[i]] AS p
+    CREATE (p)-[:CO_AUTHORED]->(c)
+}
+CALL {
+    WITH commits, files
+    UNWIND range(0, size($t_commit) - 1) AS i
+    WITH commits[$t_commit[i]] AS c, files[$t_file[i]] AS f, i
+    CREATE (c)-[:TOUCHED {change: $t_change[i], old_path: $t_old_path[i],
+        added: $t_added[i], removed: $t_removed[i]}]->(f)
+}
+RETURN size(commits) AS n
+"""
+# Any other run: what a run before (or a run cut short) wrote is merged with.
+_BATCH_MERGE = """
+CALL {
+    WITH people
+    UNWIND range(0, size($c_id) - 1) AS i
+    MERGE (c:Commit {id: $c_id[i]})
+    SET c.repo = $repo, c.seen = $run,
+        c.author_at = $c_author_at[i], c.author_ms = $c_author_ms[i],
+        c.committer_at = $c_committer_at[i], c.committer_ms = $c_committer_ms[i],
+        c.message = $c_message[i], c.subject = $c_subject[i], c.is_merge = $c_is_merge[i],
+        c.first_parent = $c_first_parent[i], c.instructions = $c_instructions[i],
+        c.landed_at = coalesce(c.landed_at, $c_committer_at[i]),
+        c.landed_ms = coalesce(c.landed_ms, $c_committer_ms[i])
+    WITH c, people[$c_author[i]] AS a, people[$c_committer[i]] AS m
+    MERGE (a)-[:AUTHORED]->(c)
+    MERGE (m)-[:COMMITTED]->(c)
+    WITH c ORDER BY c.id
+    RETURN collect(c) AS commits
+}
+CALL {
+    WITH commits
+    UNWIND range(0, size($e_child) - 1) AS i
+    MERGE (p:Commit {id: $e_parent[i]})
+    WITH commits[$e_child[i]] AS c, p, i
+    MERGE (c)-[e:PARENT]->(p)
+    SET e.n = $e_n[i]
+}
+CALL {
+    WITH commits, people
+    UNWIND range(0, size($a_commit) - 1) AS i
+    WITH commits[$a_commit[i]] AS c, people[$a_person[i]] AS p
+    MERGE (p)-[:CO_AUTHORED]->(c)
+}
+CALL {
+    WITH commits, files
+    UNWIND range(0, size($t_commit) - 1) AS i
+    WITH commits[$t_commit[i]] AS c, files[$t_file[i]] AS f, i
+    MERGE (c)-[t:TOUCHED]->(f)
+    SET t.change = $t_change[i], t.old_path = $t_old_path[i], t.added = $t_added[i],
+        t.removed = $t_removed[i]
+}
+RETURN size(commits) AS n
+"""
+WRITE_BATCH_CREATE = _BATCH_PEOPLE + _BATCH_CREATE
+WRITE_BATCH_MERGE = _BATCH_PEOPLE + _BATCH_MERGE
+
+
+def write_commit_batch(
+    store: Store, repo: str, run: str, columns: dict[str, list[Any]], *, fresh: bool
+) -> None:
+    """A batch of commits with their people, parents, co-authors and touched files, in one
+    query. columns (each a list, one entry per row of its group):
+    people p_id (sorted), p_name, p_email, p_agent; files f_path (sorted);
+    commits c_id (sorted), c_first_parent, c_is_merge, c_author and c_committer (positions
+    in p_id), c_author_at, c_author_ms, c_committer_at, c_committer_ms, c_message,
+    c_subject, c_instructions; parents e_child (position in c_id), e_parent (sha), e_n;
+    co-authors a_commit, a_person; touches t_commit, t_file (position in f_path), t_change,
+    t_old_path, t_added, t_removed. `fresh`: no commit of the batch, nor any edge to one,
+    can exist yet (no two rows may repeat a commit, parent edge or co-author edge)."""
+    rows = store.query(
+        WRITE_BATCH_CREATE if fresh else WRITE_BATCH_MERGE, {"repo": repo, "run": run, **columns}
     )
+    if not rows or rows[0]["n"] != len(columns["c_id"]):
+        raise StoreError(f"repository {repo!r}: a batch of commits was not written whole")
 
 
-def write_parents(store: Store, rows: Rows) -> None:
-    """rows: child, parent, n (0 for the first parent)."""
-    store.query(
-        """
-        UNWIND $rows AS r
-        MATCH (c:Commit {id: r.child})
-        MERGE (p:Commit {id: r.parent})
-        MERGE (c)-[e:PARENT]->(p)
-        SET e.n = r.n
-        """,
-        {"rows": rows},
-    )
-
-
-def write_co_authors(store: Store, rows: Rows) -> None:
-    """rows: commit, id, name, email, is_agent, agent."""
-    store.query(
-        """
-        UNWIND $rows AS r
-        MATCH (c:Commit {id: r.commit})
-        MERGE (p:Person {id: r.id})
-        ON CREATE SET p.name = r.name, p.email = r.email, p.from_git = true
-        SET p.is_agent = coalesce(p.is_agent, false) OR r.is_agent,
-            p.agent = coalesce(p.agent, r.agent)
-        MERGE (p)-[:CO_AUTHORED]->(c)
-        """,
-        {"rows": rows},
-    )
+def has_commits(store: Store) -> bool:
+    """Does the graph hold any commit at all (of any repository)?"""
+    return bool(store.read("MATCH (c:Commit) RETURN c.id AS id LIMIT 1"))
 
 
 def write_touches(store: Store, repo: str, rows: Rows) -> None:
-    """rows: commit, path, change (A M D R C T), old_path, added, removed."""
+    """rows: commit, path, change (A M D R C T), old_path, added, removed. For the touches
+    of one commit beyond what a batch query carries."""
     store.query(
         """
         UNWIND $rows AS r
