@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from companybrain.graph.queries import repo_write
 from companybrain.repo import history
 from companybrain.repo.agents import co_authors
+from companybrain.repo.background import Background
 from companybrain.repo.decision_files import is_decision_file
 from companybrain.repo.identity import Identity, Mailmap, identity
 from companybrain.repo.instructions import instruction_id, is_instruction_file
@@ -52,8 +53,11 @@ class CommitPass:
 class _Batch:
     """The rows of up to BATCH commits, written in one query (see repo_write)."""
 
-    def __init__(self, store: Store, repo: str, run: str, *, fresh: bool) -> None:
+    def __init__(
+        self, store: Store, repo: str, run: str, writer: Background, *, fresh: bool
+    ) -> None:
         self.store, self.repo, self.run, self.fresh = store, repo, run, fresh
+        self.writer = writer
         self._clear()
 
     def _clear(self) -> None:
@@ -115,13 +119,24 @@ class _Batch:
         columns["t_file"] = [file_at[t[1]] for t in first]
         for n, name in enumerate(("t_change", "t_old_path", "t_added", "t_removed"), start=2):
             columns[name] = [t[n] for t in first]
-        repo_write.write_commit_batch(self.store, self.repo, self.run, columns, fresh=self.fresh)
-        for start in range(TOUCHES, len(self.touches), TOUCHES):  # one commit touched more
-            chunk = self.touches[start : start + TOUCHES]
-            repo_write.write_touches(self.store, self.repo, [_touch_row(t) for t in chunk])
-        if self.renames:
-            repo_write.write_renames(self.store, self.repo, self.renames)
+        store, repo, run, fresh = self.store, self.repo, self.run, self.fresh
+        more = [_touch_row(t) for t in self.touches[TOUCHES:]]  # one commit touched more
+        renames = self.renames
+
+        def write() -> None:
+            repo_write.write_commit_batch(store, repo, run, columns, fresh=fresh)
+            for start in range(0, len(more), TOUCHES):
+                repo_write.write_touches(store, repo, more[start : start + TOUCHES])
+            if renames:
+                repo_write.write_renames(store, repo, renames)
+
+        self.writer.submit(write)
         self._clear()
+
+    def written(self) -> None:
+        """Flush, and wait until the graph holds everything so far."""
+        self.flush()
+        self.writer.wait()
 
 
 _COMMIT_COLUMNS = (
@@ -165,7 +180,7 @@ class _InstructionState:
         if sha in self.cache:
             self.cache.move_to_end(sha)
             return self.cache[sha]
-        self.batch.flush()  # the parent may still be waiting in the batch
+        self.batch.written()  # the parent may still be waiting in the batch
         found = repo_write.commit_instructions(self.store, sha)
         return tuple(found or ())
 
@@ -206,7 +221,19 @@ def sync_commits(
     fresh: bool = False,
 ) -> CommitPass:
     """`fresh`: the graph holds no commit at all, so the pass creates instead of merging."""
-    batch = _Batch(store, repo, run, fresh=fresh)
+    with Background() as writer:
+        return _sync(store, repo_path, _Batch(store, repo, run, writer, fresh=fresh), revs,
+                     total, progress)  # fmt: skip
+
+
+def _sync(
+    store: Store,
+    repo_path: Path,
+    batch: _Batch,
+    revs: list[str],
+    total: int | None,
+    progress: Progress | None,
+) -> CommitPass:
     states = _InstructionState(store, batch)
     mailmap = Mailmap(repo_path)
     out = CommitPass()
@@ -256,7 +283,7 @@ def sync_commits(
             batch.flush()
             if progress:
                 progress("commits", out.commits, total)
-    batch.flush()
+    batch.written()
     if progress:
         progress("commits", out.commits, total)
     return out
