@@ -1,6 +1,7 @@
-"""The rules proposer skips naming the people and services of a sentence that holds none of
-the ownership words (`rules.may_state_ownership`). The skip must never lose a fact: a
-sentence any ownership pattern matches always passes the filter."""
+"""The rules proposer skips cutting a record that holds no ownership word and no decision
+phrase, and naming the people and services of a sentence that holds no ownership word
+(`rules.may_state_ownership`, `rules.may_decide_in_chat`). The skips must never lose a
+proposal: a sentence any ownership pattern matches always passes the filter."""
 
 from __future__ import annotations
 
@@ -57,6 +58,12 @@ def test_ownership_sentences_pass(sentence: str) -> None:
     assert rules.sentence_owners(template(sentence, ORG))
 
 
+def test_a_chat_decision_is_found_across_quoted_lines() -> None:
+    assert rules.may_decide_in_chat("> So we\n> decided to drop Kafka.")
+    assert rules.may_decide_in_chat("Let's decide on Friday")
+    assert not rules.may_decide_in_chat("We will decide later.")
+
+
 def test_sentences_without_ownership_words_are_skipped() -> None:
     assert not rules.may_state_ownership("Deploy finished? No: it failed at 10:02.")
     assert not rules.may_state_ownership("Aria reviewed the billing gateway change on Monday.")
@@ -75,7 +82,8 @@ def test_the_filter_changes_no_proposal_on_the_demo_and_a_generated_company(
     for corpus in (DEMO, tmp_path / "company"):
         filtered = _proposals(corpus)
         with monkeypatch.context() as m:
-            m.setattr(rules, "may_state_ownership", lambda sentence: True)
+            m.setattr(rules, "may_state_ownership", lambda text: True)
+            m.setattr(rules, "may_decide_in_chat", lambda text: True)
             unfiltered = _proposals(corpus)
         assert filtered == unfiltered
         assert sum(len(p.ownership) for p in filtered) > 10

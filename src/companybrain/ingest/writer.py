@@ -87,10 +87,14 @@ class Writer:
         self.total = 0
         self.since = time.monotonic()  # the last durability point
         self.waited = False
+        self.empty = False  # the graph held no record when the run began
 
     def begin(self, total: int) -> dict[str, Any] | None:
         """Mark the run started; returns the previous run's checkpoint."""
         self.total = total
+        # Ids are unique within a run (the corpus refuses duplicates), so a graph that held
+        # no record when the run began has no state to read for any batch of it.
+        self.empty = not records_q.holds_sources(self.store)
         previous = records_q.read_checkpoint(self.store, CHECKPOINT_KEY)
         records_q.write_checkpoint(
             self.out,
@@ -101,6 +105,8 @@ class Writer:
         return previous
 
     def states(self, records: list[Record]) -> dict[str, dict[str, Any]]:
+        if self.empty:
+            return {}
         return records_q.source_states(self.store, [r.id for r in records])
 
     def write(self, records: list[Record], states: dict[str, Any], got: Extracted) -> None:

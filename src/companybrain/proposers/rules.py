@@ -99,7 +99,12 @@ def propose(record: Record, org: Org) -> Proposal:
     def add(service: str, owner: str, quote: str) -> None:
         found.setdefault((service, owner), OwnershipFact(record.id, service, owner, quote))
 
-    units = segments.units(record.text)
+    # Cutting the text is most of the cost of a record, and most records hold neither
+    # ownership wording nor a decision phrase anywhere: no piece of them can.
+    wanted = may_state_ownership(record.text) or (
+        record.kind != "adr" and may_decide_in_chat(record.text)
+    )
+    units = segments.units(record.text) if wanted else []
     for unit in units:
         if unit.kind == segments.ROW and unit.table is not None:
             for service, owner in _from_row(unit, org):
@@ -117,6 +122,16 @@ def may_state_ownership(sentence: str) -> bool:
     """False only for a sentence no ownership pattern can match (its words folded as
     `mentions.template` folds them)."""
     return WORDING.search(unicodedata.normalize("NFKC", sentence).casefold()) is not None
+
+
+def may_decide_in_chat(text: str) -> bool:
+    """False only for a text no piece of which `_decisions` reads as a decision (folded as
+    it folds a piece; quote marks at line starts are dropped as pieces drop them)."""
+    return _CHAT_DECISION.search(_fold(text.replace(">", " "))) is not None
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.lower().replace("'", " ").split())
 
 
 def sentence_owners(t: Template) -> list[tuple[str, str]]:
@@ -171,8 +186,7 @@ def _decisions(record: Record, units: list[segments.Unit]) -> tuple[DecisionFact
         quote = _adr_decision(record.text)
         return (DecisionFact(record.id, title, quote),) if quote else ()
     for unit in units:  # chat and the like: proposed, then refused
-        folded = " ".join(unit.text.lower().replace("'", " ").split())
-        if unit.kind == segments.SENTENCE and _CHAT_DECISION.search(folded):
+        if unit.kind == segments.SENTENCE and _CHAT_DECISION.search(_fold(unit.text)):
             return (DecisionFact(record.id, title, unit.text),)
     return ()
 

@@ -102,6 +102,11 @@ def read_org(store: Store) -> dict[str, Any] | None:
 # -- sources ------------------------------------------------------------------------------
 
 
+def holds_sources(store: Store) -> bool:
+    """Does the graph hold any record yet? (A first ingestion has no states to read.)"""
+    return bool(store.read("MATCH (s:Source) RETURN s.id AS id LIMIT 1"))
+
+
 def source_states(store: Store, ids: list[str]) -> dict[str, dict[str, Any]]:
     """What the graph holds for these record ids: hash and proposer, to skip unchanged ones."""
     rows = store.read(
