@@ -14,7 +14,7 @@ from pathlib import Path
 
 from benchmarks.common import bench_settings, scales, verdict
 from benchmarks.scale_ingest import ingest_run, peak_heap_mb, restart
-from benchmarks.scale_queries import RECALL_K, measure
+from benchmarks.scale_queries import RECALL_DEEP, RECALL_K, measure
 from companybrain.synth.write import generate
 
 
@@ -44,11 +44,15 @@ def at_scale(records: int) -> list[str]:
             ours_rate = records / r.first_s
             raw_rate = records / r.raw_s
             share = ours_rate / raw_rate
+            rows_share = ours_rate / (records / r.rows_s)
             lines += [
                 f"  ingest (rules): {ours_rate:,.0f} records/s ({r.first_s:.1f} s; "
-                f"{r.report.kept:,} facts kept, {r.claims:,} ownership claims); raw batched "
-                f"MERGE of the same rows: {raw_rate:,.0f} rows/s -> {share:.0%} of raw "
-                f"(goal >= 50%: {verdict(share, 0.5, below=False)})",
+                f"{r.report.kept:,} facts kept, {r.claims:,} ownership claims)",
+                f"    vs FalkorDB writing the same rows (every row ingestion writes, "
+                f"extracted beforehand): {records / r.rows_s:,.0f} records/s -> "
+                f"{rows_share:.0%} (goal >= 50%: {verdict(rows_share, 0.5, below=False)})",
+                f"    vs raw batched MERGE of the Source rows alone: {raw_rate:,.0f} rows/s "
+                f"-> {share:.0%} (goal >= 50%: {verdict(share, 0.5, below=False)})",
                 f"  re-ingest unchanged: {r.again_s:.1f} s, wrote {r.again.stored} -> "
                 f"{r.first_s / r.again_s:.1f}x faster than the first "
                 f"(goal >= 2x: {verdict(r.first_s / r.again_s, 2.0, below=False)})",
@@ -85,6 +89,7 @@ def _queries(settings, corpus: Path, now: datetime) -> list[str]:  # type: ignor
     store.close()
     owner, search, answers = got["owner"], got["search"], got["answers"]
     ours, bm25, n = got["recall"]
+    deep, bm25_deep = got["recall_deep"]
     p99 = owner.p("owner_of", 99) * 1000
     lines = [
         f"  owner_of: p50 {owner.p('owner_of', 50) * 1000:.2f} ms, p99 {p99:.2f} ms; raw "
@@ -99,9 +104,11 @@ def _queries(settings, corpus: Path, now: datetime) -> list[str]:  # type: ignor
         f"  search_records: p50 {search.p('search_records', 50) * 1000:.2f} ms vs raw "
         f"full-text {search.p('raw full-text', 50) * 1000:.2f} ms -> "
         f"{search.ratio('search_records', 'raw full-text'):.1f}x (goal <= 2x: "
-        f"{verdict(search.ratio('search_records', 'raw full-text'), 2.0)}); recall@{RECALL_K} on "
-        f"{n} known-item queries {ours:.2f} vs bm25s {bm25:.2f} (goal >= bm25s: "
-        f"{verdict(ours, bm25, below=False)})",
+        f"{verdict(search.ratio('search_records', 'raw full-text'), 2.0)})",
+        f"  recall on {n} known-item queries: @{RECALL_DEEP} (search_records asked for "
+        f"{RECALL_DEEP} hits) {deep:.2f} vs bm25s {bm25_deep:.2f} (goal >= bm25s: "
+        f"{verdict(deep, bm25_deep, below=False)}); @{RECALL_K} (the hits an answer lists) "
+        f"{ours:.2f} vs bm25s {bm25:.2f} ({verdict(ours, bm25, below=False)})",
         f"  graph answer end to end: p50 {answers.p('graph answer', 50) * 1000:.1f} ms vs "
         f"keyword-search answer {answers.p('keyword answer', 50) * 1000:.1f} ms -> "
         f"{answers.ratio('graph answer', 'keyword answer'):.2f}x (goal <= 1.5x: "

@@ -28,9 +28,10 @@ from companybrain.policy.access import Viewer
 from companybrain.policy.time import QuestionTime
 
 ROUNDS = 200
-# Recall is scored at the number of hits search_records returns, for bm25s too: a five-hit
-# list scored at 10 against ten bm25s hits misses whenever six records share the title.
+# Recall is scored at the same depth for both: at the hits search_records answers with (5),
+# and at 10 (the recall@10), asking search_records for 10 hits.
 RECALL_K = tools.SEARCH_HITS
+RECALL_DEEP = 10
 SEARCHES = 60
 ANSWERS = 30
 WARMUP = 10
@@ -104,6 +105,8 @@ def measure(store: Store, settings: Settings, corpus: Path, now: datetime) -> di
     search = Timings()
     ours: list[float] = []
     bm25: list[float] = []
+    ours_deep: list[float] = []
+    bm25_deep: list[float] = []
     index = KeywordIndex.from_store(store)
     for query, relevant in known_items(corpus, SEARCHES, 11):
         ctx = tools.AskContext(store, settings, catalog, viewer, query, QuestionTime(now))
@@ -114,8 +117,13 @@ def measure(store: Store, settings: Settings, corpus: Path, now: datetime) -> di
         hits = (answer.result or {}).get("hits", [])
         ours.append(recall([h["record"] for h in hits], relevant, RECALL_K))
         bm25.append(recall([h["id"] for h in index.search(query, k=RECALL_K)], relevant, RECALL_K))
+        deep = (tools.search_records(ctx, query, RECALL_DEEP).result or {}).get("hits", [])
+        ours_deep.append(recall([h["record"] for h in deep], relevant, RECALL_DEEP))
+        found = index.search(query, k=RECALL_DEEP)
+        bm25_deep.append(recall([h["id"] for h in found], relevant, RECALL_DEEP))
     out["search"] = search
     out["recall"] = (sum(ours) / len(ours), sum(bm25) / len(bm25), len(ours))
+    out["recall_deep"] = (sum(ours_deep) / len(ours_deep), sum(bm25_deep) / len(bm25_deep))
 
     answers = Timings()
     for i in range(WARMUP + ANSWERS):
