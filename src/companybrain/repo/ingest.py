@@ -88,7 +88,7 @@ def ingest_repo(
         report.commits_read = passed.commits
         if progress:
             progress("landing", 0, None)
-        sync_landed(store, top, head, since)
+        sync_landed(store, top, head, since, created=fresh)
         if progress:
             progress("instructions", 0, None)
         report.instruction_versions = sync_instructions(

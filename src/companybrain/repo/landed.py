@@ -20,12 +20,18 @@ if TYPE_CHECKING:
 BATCH = 2000
 
 
-def sync_landed(store: Store, repo_path: Path, head: str, since: str | None) -> int:
-    """Write landed_at/landed_by/mainline for the commits between `since` and `head`."""
+def sync_landed(
+    store: Store, repo_path: Path, head: str, since: str | None, *, created: bool = False
+) -> int:
+    """Write landed_at/landed_by/mainline for the commits between `since` and `head`.
+    `created`: the commit pass created every commit of the history as landed by itself on
+    the main line (a fresh run): only the commits a merge brought in are written."""
     rows = _whole_history(repo_path, head) if since is None else _since(repo_path, head, since)
     written = 0
     batch: list[dict[str, Any]] = []
     for row in rows:
+        if created and row["mainline"]:
+            continue
         batch.append(row)
         if len(batch) >= BATCH:
             repo_write.write_landed(store, batch)

@@ -71,7 +71,8 @@ CALL {
 }
 """
 # A fresh run into a graph without commits: nothing it writes can exist yet (the unique
-# constraint on Commit.id would refuse a second one), so commits and their edges are created.
+# constraint on Commit.id would refuse a second one), so commits and their edges are created,
+# each as landed by itself on the main line until the landing pass says otherwise.
 _BATCH_CREATE = """
 CALL {
     WITH people
@@ -81,7 +82,8 @@ CALL {
         committer_at: $c_committer_at[i], committer_ms: $c_committer_ms[i],
         message: $c_message[i], subject: $c_subject[i], is_merge: $c_is_merge[i],
         first_parent: $c_first_parent[i], instructions: $c_instructions[i],
-        landed_at: $c_committer_at[i], landed_ms: $c_committer_ms[i]})
+        landed_at: $c_committer_at[i], landed_ms: $c_committer_ms[i],
+        landed_by: $c_id[i], mainline: true})
     WITH c, people[$c_author[i]] AS a, people[$c_committer[i]] AS m
     CREATE (a)-[:AUTHORED]->(c), (m)-[:COMMITTED]->(c)
     WITH c ORDER BY c.id
