@@ -186,6 +186,11 @@ class BlobReader:
 
     def read(self, spec: str) -> bytes | None:
         """The content of `spec` (a blob sha or `REV:path`), or None when it is missing."""
+        found = self.read_object(spec)
+        return found[1] if found is not None and found[0] == b"blob" else None
+
+    def read_object(self, spec: str) -> tuple[bytes, bytes] | None:
+        """(type, content) of the object `spec` names (blob, tree, commit, tag), or None."""
         stdin, stdout = self._proc.stdin, self._proc.stdout
         assert stdin is not None and stdout is not None
         if "\n" in spec:
@@ -195,12 +200,9 @@ class BlobReader:
         header = stdout.readline().split()
         if len(header) < 3 or header[-1] == b"missing":
             return None  # "<spec> missing" (or "ambiguous"): nothing follows
-        if header[1] != b"blob":
-            stdout.read(int(header[2]) + 1)  # a tree or commit: skip its content
-            return None
         data = stdout.read(int(header[2]))
         stdout.read(1)  # the newline after the content
-        return data
+        return header[1], data
 
     def text(self, spec: str) -> str | None:
         data = self.read(spec)

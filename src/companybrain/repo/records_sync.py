@@ -158,14 +158,12 @@ def _provenance(store: Store, repo_path: Path, changed: list[_Read]) -> None:
     for start in range(0, len(prov), BATCH):
         repo_write.write_provenance(store, prov[start : start + BATCH])
     touched = repo_write.files_touched_by(store, sorted({c for c, _ in recorded.values()}))
-    tree_cache = trees.Trees(repo_path)
     links: list[dict[str, Any]] = []
-    for r in changed:
-        e = r.entry
-        span = recorded.get(e.id)
-        links += _rationale(
-            e, r.rev, span[0] if span else None, span[1] if span else None, tree_cache, touched
-        )
+    with trees.Trees(repo_path) as tree_cache:
+        for r in changed:
+            e = r.entry
+            span: tuple[str | None, str | None] = recorded.get(e.id) or (None, None)
+            links += _rationale(e, r.rev, span[0], span[1], tree_cache, touched)
     ids = [r.entry.id for r in changed]
     for start in range(0, max(len(ids), 1), BATCH):
         chunk = set(ids[start : start + BATCH])

@@ -32,15 +32,67 @@ def decision_files(repo: Path, rev: str) -> list[tuple[str, str, str]]:
 
 
 class Trees:
-    """Trees of recent commits, for 'does this path exist at that time'."""
+    """Trees of recent commits, for 'does this path exist at that time'. Read through one
+    `git cat-file --batch` kept open; a folder unchanged between two commits is read once."""
 
-    def __init__(self, repo: Path, size: int = 16) -> None:
-        self.repo, self.size = repo, size
+    def __init__(self, repo: Path, size: int = 16, folders: int = 4096) -> None:
+        self.repo, self.size, self.folders = repo, size, folders
         self._cache: OrderedDict[str, Tree] = OrderedDict()
+        self._listed: OrderedDict[bytes, list[str]] = OrderedDict()  # tree id -> paths in it
+        self._objects = gitcmd.BlobReader(repo)
+        found = gitcmd.text(repo, "rev-parse", "--show-object-format", check=False).strip()
+        self._id_size = 32 if found == "sha256" else 20  # bytes of an object id in a tree
 
     def at(self, rev: str) -> Tree:
         if rev not in self._cache:
-            self._cache[rev] = Tree(p for _, p in entries(self.repo, rev))
+            found = self._objects.read_object(f"{rev}^{{tree}}")
+            if found is None or found[0] != b"tree":
+                raise gitcmd.GitError(f"{rev}: no such commit in {self.repo}")
+            self._cache[rev] = Tree(self._paths(found[1]))
             if len(self._cache) > self.size:
                 self._cache.popitem(last=False)
         return self._cache[rev]
+
+    def _paths(self, data: bytes) -> list[str]:
+        """Every file under a tree object (as `ls-tree -r` lists its blobs)."""
+        out: list[str] = []
+        for mode, name, oid in _tree_entries(data, self._id_size):
+            if mode == b"40000":
+                out += (f"{name}/{p}" for p in self._folder(oid))
+            elif mode != b"160000":  # a submodule is a commit, not a file of this tree
+                out.append(name)
+        return out
+
+    def _folder(self, oid: bytes) -> list[str]:
+        if oid in self._listed:
+            self._listed.move_to_end(oid)
+            return self._listed[oid]
+        found = self._objects.read_object(oid.hex())
+        paths = self._paths(found[1]) if found is not None and found[0] == b"tree" else []
+        self._listed[oid] = paths
+        if len(self._listed) > self.folders:
+            self._listed.popitem(last=False)
+        return paths
+
+    def close(self) -> None:
+        self._objects.close()
+
+    def __enter__(self) -> Trees:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _tree_entries(data: bytes, size: int) -> list[tuple[bytes, str, bytes]]:
+    """(mode, name, object id) of each entry of a raw tree object: `MODE NAME\\0ID`, the id
+    `size` bytes long (20 for SHA-1, 32 for SHA-256)."""
+    out: list[tuple[bytes, str, bytes]] = []
+    i, end = 0, len(data)
+    while i < end:
+        space = data.index(b" ", i)
+        nul = data.index(b"\x00", space)
+        out.append((data[i:space], data[space + 1 : nul].decode("utf-8", "replace"),
+                    data[nul + 1 : nul + 1 + size]))  # fmt: skip
+        i = nul + 1 + size
+    return out
