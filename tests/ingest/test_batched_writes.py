@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companybrain.config import Settings
-from companybrain.graph.connection import Store
+from companybrain.graph.connection import Prepared, Store
 from companybrain.graph.queries import records_q, schema_q
 from companybrain.ingest import writer
 from companybrain.ingest.corpus import open_corpus
@@ -143,16 +143,16 @@ def test_after_a_failed_batch_none_queued_behind_it_is_written(
     corpus: Path, store: Store, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(writer, "CHECKPOINT_S", 0.0)  # a durability point after every batch
-    real = records_q.write_sources
+    real = records_q.send
     calls = []
 
-    def second_fails(out: Store, rows: list[dict[str, Any]], replaced: list[str]) -> None:
-        calls.append(len(rows))
+    def second_fails(out: Store, prepared: Prepared) -> None:
+        calls.append(prepared)
         if len(calls) == 2:
             raise RuntimeError("the server refused the batch")
-        real(out, rows, replaced)
+        real(out, prepared)
 
-    monkeypatch.setattr(writer.records_q, "write_sources", second_fails)
+    monkeypatch.setattr(writer.records_q, "send", second_fails)
     with pytest.raises(RuntimeError, match="refused the batch"):
         ingest(store, corpus, settings, workers=0)
     assert len(calls) == 2  # the third batch, queued behind the failure, was never sent

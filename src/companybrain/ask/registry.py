@@ -22,7 +22,7 @@ from companybrain.ask.repo import tools as repo_tools
 from companybrain.ask.router import MIN_DECISION_OVERLAP, Route
 from companybrain.config import Settings
 from companybrain.errors import InputError, StoreError
-from companybrain.graph.connection import Row, Store
+from companybrain.graph.connection import Prepared, Row, Store
 from companybrain.graph.queries import ask_q
 from companybrain.model.answer import Answer, RefusalCode
 from companybrain.policy.time import QuestionTime, VagueDate, parse_as_of
@@ -32,7 +32,11 @@ class ReadOnlyStore(Store):
     """A store whose every query runs read-only on the server (GRAPH.RO_QUERY)."""
 
     def query(
-        self, cypher: str, params: Mapping[str, Any] | None = None, *, read_only: bool = False
+        self,
+        cypher: str | Prepared,
+        params: Mapping[str, Any] | None = None,
+        *,
+        read_only: bool = False,
     ) -> list[Row]:
         return super().query(cypher, params, read_only=True)
 

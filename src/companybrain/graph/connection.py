@@ -9,10 +9,12 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import redis.exceptions
 from falkordb import Edge, FalkorDB, Node, Path
+from falkordb.helpers import stringify_param_value
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -52,6 +54,17 @@ def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     return value
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A query with its parameters already encoded into FalkorDB's `CYPHER name=value`
+    header (the client's own encoding): made by `Store.prepare` where there is CPU to
+    spare, sent by `Store.query` from a thread that then only waits on the socket, instead
+    of encoding under the interpreter lock while another thread computes."""
+
+    cypher: str
+    text: str
 
 
 class _WarmingUp:
@@ -205,15 +218,28 @@ class Store:
 
     # -- queries -------------------------------------------------------------------------
 
+    @staticmethod
+    def prepare(cypher: str, params: Mapping[str, Any]) -> Prepared:
+        """`cypher` with `params` encoded as the client encodes them (see Prepared)."""
+        header = "".join(f"{name}={stringify_param_value(v)} " for name, v in params.items())
+        return Prepared(cypher, f"CYPHER {header}{cypher}")
+
     def query(
-        self, cypher: str, params: Mapping[str, Any] | None = None, *, read_only: bool = False
+        self,
+        cypher: str | Prepared,
+        params: Mapping[str, Any] | None = None,
+        *,
+        read_only: bool = False,
     ) -> list[Row]:
         started = time.perf_counter()
-        args = dict(params or {})
+        args: dict[str, Any] | None = dict(params or {})
+        text = cypher
+        if isinstance(cypher, Prepared):
+            args, text, cypher = None, cypher.text, cypher.cypher
         try:
             run = self._graph.ro_query if read_only else self._graph.query
             timeout = self._timeout_ms
-            result = self._resilient(lambda: run(cypher, args, timeout), repeatable=read_only)
+            result = self._resilient(lambda: run(text, args, timeout), repeatable=read_only)
         except redis.exceptions.ResponseError as exc:
             if read_only and "empty key" in str(exc):
                 return []  # the graph does not exist yet: nothing to read

@@ -6,9 +6,9 @@ Flow, for each batch of BATCH records (read from a stream, never a whole list):
 1. one read asks the graph for the stored hash of every record in the batch;
 2. a worker hashes each record, skips those the graph holds as they are, and proposes and
    verifies the rest (pure code: `ingest/extract.py`);
-3. a writer thread sends the rows as ONE `GRAPH.QUERY` (`records_q.write_sources`) on a
-   connection of its own, while the next batch is read and extracted: a batch is applied
-   whole or not at all.
+3. the rows are encoded into ONE `GRAPH.QUERY` (`records_q.sources_write`) in this thread,
+   and a writer thread sends it on a connection of its own while the next batch is read
+   and extracted: a batch is applied whole or not at all.
 
 At most `workers * 2` batches are being extracted and IN_FLIGHT waiting to be written, so
 memory stays flat in the size of the input.
@@ -41,7 +41,7 @@ from itertools import islice
 from multiprocessing import get_context
 from typing import Any
 
-from companybrain.graph.connection import Store
+from companybrain.graph.connection import Prepared, Store
 from companybrain.graph.queries import records_q
 from companybrain.ingest.extract import Context, Extracted, extract_batch, init_worker, work
 from companybrain.ingest.report import IngestReport, Progress
@@ -109,18 +109,24 @@ class Writer:
             return {}
         return records_q.source_states(self.store, [r.id for r in records])
 
-    def write(self, records: list[Record], states: dict[str, Any], got: Extracted) -> None:
+    def prepare(self, states: dict[str, Any], got: Extracted) -> Prepared | None:
+        """The batch's write, encoded (in the reading thread: see graph.connection.Prepared).
+        Rows whose record the graph held when its state was read replace it: their old
+        facts go first, in the same query."""
+        if not got.rows:
+            return None
+        replaced = [row["source"]["id"] for row in got.rows if row["source"]["id"] in states]
+        return records_q.sources_write(got.rows, replaced)
+
+    def write(self, records: list[Record], got: Extracted, prepared: Prepared | None) -> None:
         report = self.report
         report.unchanged += got.unchanged
         report.proposed += got.proposed
         report.kept += got.kept
         report.rejected_facts.update(got.rejected_facts)
         report.rejected_detail += got.rejected_detail
-        if got.rows:
-            # Rows whose record the graph held when its state was read replace it: their
-            # old facts go first, in the same query.
-            replaced = [row["source"]["id"] for row in got.rows if row["source"]["id"] in states]
-            records_q.write_sources(self.out, got.rows, replaced)
+        if prepared is not None:
+            records_q.send(self.out, prepared)
             report.stored += len(got.rows)
         self.done += len(records)
         self.last = records[-1].id if records else self.last
@@ -159,15 +165,16 @@ class _WriteBehind:
         self.failed = False
 
     def submit(self, records: list[Record], states: dict[str, Any], got: Extracted) -> None:
+        prepared = self.writer.prepare(states, got)
         while len(self.pending) >= IN_FLIGHT:
             self.pending.popleft().result()  # a failed write raises here
-        self.pending.append(self.thread.submit(self._write, records, states, got))
+        self.pending.append(self.thread.submit(self._write, records, got, prepared))
 
-    def _write(self, records: list[Record], states: dict[str, Any], got: Extracted) -> None:
+    def _write(self, records: list[Record], got: Extracted, prepared: Prepared | None) -> None:
         if self.failed:
             return  # an earlier batch failed: the checkpoint must not count past it
         try:
-            self.writer.write(records, states, got)
+            self.writer.write(records, got, prepared)
         except BaseException:
             self.failed = True
             raise

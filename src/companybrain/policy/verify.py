@@ -5,6 +5,7 @@ that refused it and why, for people. It never raises on what a proposer said."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal, Rejection, Verified
 from companybrain.model.records import Org, Record
@@ -221,11 +222,21 @@ def _table_row(quote: str, record: Record) -> tuple[segments.Table, tuple[str, .
     if "|" not in quote:
         return None
     wanted = normalise(quote).strip("| ")
-    for table in segments.tables(record.text):
-        for line, cells in table.rows:
-            if wanted and wanted in normalise(line):
-                return table, cells
+    for line, table, cells in _rows(record.text):
+        if wanted and wanted in line:
+            return table, cells
     return None
+
+
+@lru_cache(maxsize=4)
+def _rows(text: str) -> tuple[tuple[str, segments.Table, tuple[str, ...]], ...]:
+    """Every table row of `text`, normalised: a directory's rows are each checked against
+    the same record, which is cut once (the last few records' texts are kept)."""
+    return tuple(
+        (normalise(line), table, cells)
+        for table in segments.tables(text)
+        for line, cells in table.rows
+    )
 
 
 def _check_row(

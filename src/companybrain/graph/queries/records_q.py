@@ -4,11 +4,9 @@ expertise edges and the audit trail of rejected proposals."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from companybrain.graph.connection import Store
-
+from companybrain.graph.connection import Prepared, Store
 
 # -- the organisation ---------------------------------------------------------------------
 
@@ -176,6 +174,16 @@ def write_sources(store: Store, rows: list[dict[str, Any]], replaced: list[str])
     """Write a batch of records and everything derived from each, replacing what the
     `replaced` ones (already in the graph) had before. One query: atomic.
     Each row is {"source": properties, "links": {mentions, claims, decisions, rejections}}."""
+    send(store, sources_write(rows, replaced))
+
+
+def send(store: Store, prepared: Prepared) -> None:
+    """Run a write prepared (parameters encoded) beforehand, e.g. by `sources_write`."""
+    store.query(prepared)
+
+
+def sources_write(rows: list[dict[str, Any]], replaced: list[str]) -> Prepared:
+    """`write_sources`'s query with its parameters encoded, to send later (see Prepared)."""
     sources, authored, resolved, claims, decisions, rejections = [], [], [], [], [], []
     mentions: dict[tuple[str, str], dict[str, Any]] = {}
     for row in rows:
@@ -192,7 +200,7 @@ def write_sources(store: Store, rows: list[dict[str, Any]], replaced: list[str])
         claims += [{**c, "source": sid} for c in links["claims"]]
         decisions += [{**d, "source": sid} for d in links["decisions"]]
         rejections += [{**r, "record": sid} for r in links["rejections"]]
-    store.query(
+    return Store.prepare(
         (_CLEAR_OLD if replaced else "") + _WRITE_NEW,
         {
             "replaced": replaced,
