@@ -109,9 +109,16 @@ class _Batch:
             columns[name] = [r[n] for r in rows]
         columns["c_author"] = [person_at[a] for a in columns["c_author"]]
         columns["c_committer"] = [person_at[m] for m in columns["c_committer"]]
-        columns["e_child"] = [commit_at[child] for child, _ in self.parents]
-        columns["e_parent"] = [parent for _, parent in self.parents]
-        columns["e_n"] = list(self.parents.values())
+        inside = [(c, p, n) for (c, p), n in self.parents.items() if p in commit_at]
+        before = [(c, p, n) for (c, p), n in self.parents.items() if p not in commit_at]
+        columns["e_child"] = [commit_at[c] for c, _, _ in inside]
+        columns["e_parent"] = [commit_at[p] for _, p, _ in inside]
+        columns["e_n"] = [n for _, _, n in inside]
+        columns["o_id"] = sorted({p for _, p, _ in before})
+        parent_at = {p: n for n, p in enumerate(columns["o_id"])}
+        columns["o_child"] = [commit_at[c] for c, _, _ in before]
+        columns["o_parent"] = [parent_at[p] for _, p, _ in before]
+        columns["o_n"] = [n for _, _, n in before]
         columns["a_commit"] = [commit_at[c] for c, _ in self.co_authors]
         columns["a_person"] = [person_at[p] for _, p in self.co_authors]
         first = self.touches[:TOUCHES]
@@ -241,12 +248,13 @@ def _sync(
         author = identity(c.author_name, c.author_email)
         committer = identity(c.committer_name, c.committer_email)
         first_parent = c.parents[0] if c.parents else None
+        committed_ms = history.iso_ms(c.committer_at)
         state = _next_state(states.of(first_parent), c)
         states.put(c.sha, state)
         for iid in state:
             if iid not in out.versions:
                 path, _, blob = iid.rpartition("@")
-                out.versions[iid] = Version(path, blob, c.sha, c.committer_at, _ms(c))
+                out.versions[iid] = Version(path, blob, c.sha, c.committer_at, committed_ms)
         batch.commits.append(
             (
                 c.sha,
@@ -255,9 +263,9 @@ def _sync(
                 batch.person(author),
                 batch.person(committer),
                 c.author_at,
-                history.iso_ms(c.author_at),
+                committed_ms if c.author_at == c.committer_at else history.iso_ms(c.author_at),
                 c.committer_at,
-                _ms(c),
+                committed_ms,
                 c.message,
                 c.subject,
                 list(state),
@@ -287,7 +295,3 @@ def _sync(
     if progress:
         progress("commits", out.commits, total)
     return out
-
-
-def _ms(c: history.CommitInfo) -> int:
-    return history.iso_ms(c.committer_at)

@@ -7,10 +7,10 @@ removed) of every commit, separated by NUL bytes so that any path survives."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from companybrain.graph.ident import storable_id
 from companybrain.repo import gitcmd
@@ -36,8 +36,7 @@ ZERO = "0" * 40
 READ_AHEAD = 64
 
 
-@dataclass(frozen=True)
-class FileChange:
+class FileChange(NamedTuple):  # a tuple: made tens of thousands of times a second
     path: str
     status: str  # A M D R C T (R and C without the similarity score)
     old_path: str | None = None  # renames and copies
@@ -46,8 +45,7 @@ class FileChange:
     removed: int | None = None
 
 
-@dataclass(frozen=True)
-class CommitInfo:
+class CommitInfo(NamedTuple):
     sha: str
     parents: tuple[str, ...]
     author_name: str
@@ -81,24 +79,27 @@ def _decode(raw: bytes) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
-def _path(raw: bytes) -> str | None:
+def _path(path: str) -> str | None:
     """A path as printed by git, or None when it cannot be a File id (surrounding space, a
     control character). Histories name the same paths over and over: cached."""
-    path = _decode(raw)
     return path if storable_id(path) else None
 
 
-def _changes(rest: bytes) -> tuple[FileChange, ...]:
-    tokens = rest.lstrip(b"\x00\n").split(b"\x00")
+def _count(text: str) -> int | None:
+    return int(text) if text.isascii() and text.isdigit() else None  # "-": a binary file
+
+
+def _changes(rest: str) -> tuple[FileChange, ...]:
+    tokens = rest.lstrip("\x00\n").split("\x00")
     raw: dict[str, list[object]] = {}  # path -> [status, old path, blob, added, removed]
     count = len(tokens)
     i = 0
     while i < count:
         token = tokens[i]
-        if token[:1] == b":":
+        if token[:1] == ":":
             fields = token[1:].split()
-            status = _decode(fields[4][:1]) if len(fields) >= 5 else "M"
-            blob = _decode(fields[3]) if len(fields) >= 4 else None
+            status = fields[4][:1] if len(fields) >= 5 else "M"
+            blob = fields[3] if len(fields) >= 4 else None
             if status in {"R", "C"}:
                 if i + 2 >= count:
                     break  # a truncated entry: its paths never came
@@ -121,19 +122,17 @@ def _changes(rest: bytes) -> tuple[FileChange, ...]:
                 None,
             ]
             continue
-        parts = token.split(b"\t")
+        parts = token.split("\t")
         if len(parts) == 3:
-            added = int(parts[0]) if parts[0].isdigit() else None
-            removed = int(parts[1]) if parts[1].isdigit() else None
             if parts[2]:
-                path = _decode(parts[2])
+                path = parts[2]
                 i += 1
             else:  # a rename: old and new path follow as their own tokens
-                path = _decode(tokens[i + 2]) if i + 2 < count else ""
+                path = tokens[i + 2] if i + 2 < count else ""
                 i += 3
             entry = raw.get(path)
             if entry is not None:
-                entry[3], entry[4] = added, removed
+                entry[3], entry[4] = _count(parts[0]), _count(parts[1])
             continue
         i += 1
     return tuple(
@@ -144,14 +143,14 @@ def _changes(rest: bytes) -> tuple[FileChange, ...]:
 
 def parse_record(record: bytes) -> CommitInfo | None:
     """One commit from the bytes between two record separators. The message ends at the
-    first "\\x1f\\x00" (a message never holds a NUL byte), so a stray \\x1f in it is safe."""
-    parts = record.split(b"\x1f", 8)
+    first "\\x1f\\x00" (a message never holds a NUL byte), so a stray \\x1f in it is safe.
+    Decoded whole, once: the separators are ASCII, so no character spans one."""
+    parts = _decode(record).split("\x1f", 8)
     if len(parts) < 9:
         return None
-    sha, parents, an, ae, aat, cn, ce, cat = (_decode(p) for p in parts[:8])
-    body = parts[8]
-    end = body.find(b"\x1f\x00")
-    message, rest = (body[:end], body[end + 1 :]) if end >= 0 else (body.rstrip(b"\x1f"), b"")
+    sha, parents, an, ae, aat, cn, ce, cat, body = parts
+    end = body.find("\x1f\x00")
+    message, rest = (body[:end], body[end + 1 :]) if end >= 0 else (body.rstrip("\x1f"), "")
     return CommitInfo(
         sha=sha.strip(),
         parents=tuple(parents.split()),
@@ -161,7 +160,7 @@ def parse_record(record: bytes) -> CommitInfo | None:
         committer_name=cn,
         committer_email=ce,
         committer_at=cat,
-        message=_decode(message).rstrip("\n"),
+        message=message.rstrip("\n"),
         changes=_changes(rest) if rest else (),
     )
 

@@ -51,7 +51,9 @@ def repositories(store: Store) -> list[dict[str, Any]]:
 # One query per batch of commits. Its lists arrive as columns (`$c_id[i]`, `$c_message[i]`,
 # ...): a list of plain values costs the client far less to encode than a list of maps.
 # People, files and commits are each sent once, sorted by id, and collected in that order,
-# so that edges name their ends by position instead of looking them up again.
+# so that edges name their ends by position instead of looking them up again (a lookup of
+# a commit created earlier in the same query is slow). The parents from earlier batches are
+# looked up first, before anything is created.
 _BATCH_PEOPLE = """
 CALL {
     UNWIND range(0, size($p_id) - 1) AS i
@@ -61,6 +63,12 @@ CALL {
         p.agent = coalesce(p.agent, $p_agent[i])
     WITH p ORDER BY p.id
     RETURN collect(p) AS people
+}
+CALL {
+    UNWIND $o_id AS sha
+    MERGE (p:Commit {id: sha})
+    WITH p ORDER BY p.id
+    RETURN collect(p) AS outside
 }
 CALL {
     UNWIND $f_path AS path
@@ -92,9 +100,14 @@ CALL {
 CALL {
     WITH commits
     UNWIND range(0, size($e_child) - 1) AS i
-    MERGE (p:Commit {id: $e_parent[i]})
-    WITH commits[$e_child[i]] AS c, p, i
+    WITH commits[$e_child[i]] AS c, commits[$e_parent[i]] AS p, i
     CREATE (c)-[:PARENT {n: $e_n[i]}]->(p)
+}
+CALL {
+    WITH commits, outside
+    UNWIND range(0, size($o_child) - 1) AS i
+    WITH commits[$o_child[i]] AS c, outside[$o_parent[i]] AS p, i
+    CREATE (c)-[:PARENT {n: $o_n[i]}]->(p)
 }
 CALL {
     WITH commits, people
@@ -133,10 +146,16 @@ CALL {
 CALL {
     WITH commits
     UNWIND range(0, size($e_child) - 1) AS i
-    MERGE (p:Commit {id: $e_parent[i]})
-    WITH commits[$e_child[i]] AS c, p, i
+    WITH commits[$e_child[i]] AS c, commits[$e_parent[i]] AS p, i
     MERGE (c)-[e:PARENT]->(p)
     SET e.n = $e_n[i]
+}
+CALL {
+    WITH commits, outside
+    UNWIND range(0, size($o_child) - 1) AS i
+    WITH commits[$o_child[i]] AS c, outside[$o_parent[i]] AS p, i
+    MERGE (c)-[e:PARENT]->(p)
+    SET e.n = $o_n[i]
 }
 CALL {
     WITH commits, people
@@ -166,8 +185,9 @@ def write_commit_batch(
     people p_id (sorted), p_name, p_email, p_agent; files f_path (sorted);
     commits c_id (sorted), c_first_parent, c_is_merge, c_author and c_committer (positions
     in p_id), c_author_at, c_author_ms, c_committer_at, c_committer_ms, c_message,
-    c_subject, c_instructions; parents e_child (position in c_id), e_parent (sha), e_n;
-    co-authors a_commit, a_person; touches t_commit, t_file (position in f_path), t_change,
+    c_subject, c_instructions; parents in the batch e_child, e_parent (positions in c_id),
+    e_n; parents from before o_id (their shas, sorted, distinct), edges to them o_child
+    (position in c_id), o_parent (position in o_id), o_n; co-authors a_commit, a_person; touches t_commit, t_file (position in f_path), t_change,
     t_old_path, t_added, t_removed. `fresh`: no commit of the batch, nor any edge to one,
     can exist yet (no two rows may repeat a commit, parent edge or co-author edge)."""
     rows = store.query(
