@@ -33,7 +33,7 @@ LOG_ARGS = (
 ZERO = "0" * 40
 # Chunks of `git log` output read ahead while the caller writes to the graph (64 KiB each):
 # git keeps working meanwhile, and memory stays bounded.
-READ_AHEAD = 64
+READ_AHEAD = 16
 
 
 class FileChange(NamedTuple):  # a tuple: made tens of thousands of times a second

@@ -35,10 +35,11 @@ class Trees:
     """Trees of recent commits, for 'does this path exist at that time'. Read through one
     `git cat-file --batch` kept open; a folder unchanged between two commits is read once."""
 
-    def __init__(self, repo: Path, size: int = 16, folders: int = 4096) -> None:
-        self.repo, self.size, self.folders = repo, size, folders
+    def __init__(self, repo: Path, size: int = 16, paths: int = 20_000) -> None:
+        self.repo, self.size, self.paths = repo, size, paths
         self._cache: OrderedDict[str, Tree] = OrderedDict()
         self._listed: OrderedDict[bytes, list[str]] = OrderedDict()  # tree id -> paths in it
+        self._held = 0  # paths in _listed: memory stays bounded however many trees are read
         self._objects = gitcmd.BlobReader(repo)
         found = gitcmd.text(repo, "rev-parse", "--show-object-format", check=False).strip()
         self._id_size = 32 if found == "sha256" else 20  # bytes of an object id in a tree
@@ -70,8 +71,9 @@ class Trees:
         found = self._objects.read_object(oid.hex())
         paths = self._paths(found[1]) if found is not None and found[0] == b"tree" else []
         self._listed[oid] = paths
-        if len(self._listed) > self.folders:
-            self._listed.popitem(last=False)
+        self._held += len(paths)
+        while self._held > self.paths and len(self._listed) > 1:
+            self._held -= len(self._listed.popitem(last=False)[1])
         return paths
 
     def close(self) -> None:
