@@ -50,7 +50,7 @@ from companybrain.proposers import Proposer
 
 BATCH = 500  # records a write: one query carrying their rows (the source rows alone are 500)
 CHECKPOINT_S = 5.0  # seconds of writing between durability points
-IN_FLIGHT = 8  # batches handed to the writer thread and not yet written (memory bound)
+IN_FLIGHT = 16  # batches handed to the writer thread and not yet written (memory bound)
 DURABLE_TIMEOUT_MS = 10_000
 CHECKPOINT_KEY = "ingest"
 # Starting processes costs about a second: worth it only for inputs bigger than this.
