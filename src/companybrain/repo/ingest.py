@@ -6,6 +6,7 @@ what the new history no longer holds is swept away."""
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,7 +17,7 @@ from companybrain.repo import gitcmd
 from companybrain.repo.commit_sync import Progress, sync_commits
 from companybrain.repo.gitcmd import GitError
 from companybrain.repo.landed import sync_landed
-from companybrain.repo.records_sync import sync_decisions, sync_instructions
+from companybrain.repo.records_sync import blame_ahead, sync_decisions, sync_instructions
 
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
@@ -79,25 +80,30 @@ def ingest_repo(
     run = f"{int(time.time() * 1000)}-{head[:12]}"
     report = IngestReport(repo=repo, path=str(top), head=head, mode=mode)
     deleted: dict[str, str] = {}
-    if revs:
-        total = int(gitcmd.text(top, "rev-list", "--count", *revs, "--").strip() or 0)
-        # A first run into a graph without any commit (not one cut short: that left some)
-        # creates its commits; any other run merges with what is there.
-        fresh = mode == "full" and not repo_write.has_commits(store)
-        passed = sync_commits(store, top, repo, run, revs, total, progress, fresh=fresh)
-        report.commits_read = passed.commits
+    # A first run into a graph without any commit (not one cut short: that left some)
+    # creates its commits; any other run merges with what is there. A first run links every
+    # decision: their files are blamed on a thread meanwhile.
+    fresh = mode == "full" and not repo_write.has_commits(store)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="blame") as pool:
+        ahead = blame_ahead(pool, top, head) if fresh else {}
+        if revs:
+            total = None  # counting walks the whole history again: only for a progress bar
+            if progress:
+                total = int(gitcmd.text(top, "rev-list", "--count", *revs, "--").strip() or 0)
+            passed = sync_commits(store, top, repo, run, revs, total, progress, fresh=fresh)
+            report.commits_read = passed.commits
+            if progress:
+                progress("landing", 0, None)
+            sync_landed(store, top, head, since, created=fresh)
+            if progress:
+                progress("instructions", 0, None)
+            report.instruction_versions = sync_instructions(
+                store, top, repo, run, passed.versions, rewrite_all=mode == "rewritten"
+            )
+            deleted = passed.deleted_decision_files
         if progress:
-            progress("landing", 0, None)
-        sync_landed(store, top, head, since, created=fresh)
-        if progress:
-            progress("instructions", 0, None)
-        report.instruction_versions = sync_instructions(
-            store, top, repo, run, passed.versions, rewrite_all=mode == "rewritten"
-        )
-        deleted = passed.deleted_decision_files
-    if progress:
-        progress("decisions", 0, None)
-    decisions = sync_decisions(store, top, repo, run, head, deleted)
+            progress("decisions", 0, None)
+        decisions = sync_decisions(store, top, repo, run, head, deleted, ahead)
     report.decisions = decisions.present
     report.decisions_removed = decisions.removed
     report.decisions_changed = decisions.changed

@@ -7,13 +7,14 @@ only the changed ones are blamed and linked to the files they rest on."""
 from __future__ import annotations
 
 import hashlib
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companybrain.graph.queries import repo_write
 from companybrain.repo import trees
-from companybrain.repo.blame import blame
+from companybrain.repo.blame import Blame, blame
 from companybrain.repo.commit_sync import Version
 from companybrain.repo.decision_files import is_decision_file, kind_of
 from companybrain.repo.decisions import DecisionEntry, parse_file
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 BATCH = 200
 MAX_COMMIT_RATIONALE = 50  # a recording commit that touched more files says little about each
+Blames = dict[tuple[str, str], Future[Blame]]  # (rev, path) -> its blame, being read
 
 
 @dataclass
@@ -51,6 +53,15 @@ def _hash(e: DecisionEntry) -> str:
     """What the entry says and where: an entry that moved is linked again (its lines)."""
     said = "\x1f".join((e.text, e.title, e.status or "", e.date or "", str(e.line_start)))
     return hashlib.sha1(said.encode("utf-8")).hexdigest()
+
+
+def blame_ahead(pool: Executor, repo_path: Path, head: str) -> Blames:
+    """Start blaming every decision file at `head` on `pool`, for a run that will link them
+    all (a first run): git works on it while the commit pass runs."""
+    return {
+        (head, path): pool.submit(blame, repo_path, head, path)
+        for _, path, _ in trees.decision_files(repo_path, head)
+    }
 
 
 def read_decisions(repo_path: Path, head: str, deleted: dict[str, str]) -> list[_Read]:
@@ -78,7 +89,13 @@ def read_decisions(repo_path: Path, head: str, deleted: dict[str, str]) -> list[
 
 
 def sync_decisions(
-    store: Store, repo_path: Path, repo: str, run: str, head: str, deleted: dict[str, str]
+    store: Store,
+    repo_path: Path,
+    repo: str,
+    run: str,
+    head: str,
+    deleted: dict[str, str],
+    ahead: Blames | None = None,
 ) -> DecisionPass:
     reads = read_decisions(repo_path, head, deleted)
     known = repo_write.decision_hashes(store, repo)
@@ -114,7 +131,7 @@ def sync_decisions(
         repo_write.write_decisions(store, repo, run, rows[start : start + BATCH])
     repo_write.mark_absent(store, repo, [r.entry.id for r in reads if r.present], head)
     report.changed = len(changed)
-    _provenance(store, repo_path, changed)
+    _provenance(store, repo_path, changed, ahead or {})
     found, unresolved = supersessions([r.entry for r in reads])
     repo_write.replace_supersessions(
         store,
@@ -130,14 +147,16 @@ def sync_decisions(
     return report
 
 
-def _provenance(store: Store, repo_path: Path, changed: list[_Read]) -> None:
-    """RECORDED_IN from git blame, then RATIONALE for the changed decisions."""
+def _provenance(store: Store, repo_path: Path, changed: list[_Read], ahead: Blames) -> None:
+    """RECORDED_IN from git blame (started ahead, or now), then RATIONALE for the changed
+    decisions."""
     by_file: dict[tuple[str, str], list[_Read]] = {}
     for r in changed:
         by_file.setdefault((r.rev, r.entry.path), []).append(r)
     recorded: dict[str, tuple[str, str]] = {}  # id -> (first commit, last commit)
     for (rev, path), reads in by_file.items():
-        b = blame(repo_path, rev, path)
+        early = ahead.get((rev, path))
+        b = early.result() if early is not None else blame(repo_path, rev, path)
         for r in reads:
             shas = b.commits_in(r.entry.line_start, r.entry.line_end)
             if shas:
