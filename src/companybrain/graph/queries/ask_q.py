@@ -217,11 +217,12 @@ def ticket_participants(store: Store) -> list[Row]:
 
 
 def derive_worked_with(store: Store, pairs: list[list[str]], fingerprint: list[int]) -> None:
-    """Replace the derived (:Person)-[:WORKED_WITH]->(:Person) edges with `pairs`."""
-    store.query("MATCH (:Person)-[r:WORKED_WITH]->(:Person) DELETE r")
+    """Replace the derived (:Person)-[:WORKED_WITH]->(:Person) edges with `pairs` (distinct:
+    CREATE, in the same query as the delete, so no edge is made twice)."""
     store.query(
+        "MATCH (:Person)-[r:WORKED_WITH]->(:Person) DELETE r WITH count(*) AS _ "
         "UNWIND $pairs AS pair MATCH (a:Person {id: pair[0]}), (b:Person {id: pair[1]}) "
-        "MERGE (a)-[:WORKED_WITH]->(b)",
+        "CREATE (a)-[:WORKED_WITH]->(b)",
         {"pairs": pairs},
     )
     store.query(
