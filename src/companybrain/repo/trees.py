@@ -35,7 +35,7 @@ class Trees:
     """Trees of recent commits, for 'does this path exist at that time'. Read through one
     `git cat-file --batch` kept open; a folder unchanged between two commits is read once."""
 
-    def __init__(self, repo: Path, size: int = 16, paths: int = 20_000) -> None:
+    def __init__(self, repo: Path, size: int = 16, paths: int = 5_000) -> None:
         self.repo, self.size, self.paths = repo, size, paths
         self._cache: OrderedDict[str, Tree] = OrderedDict()
         self._listed: OrderedDict[bytes, list[str]] = OrderedDict()  # tree id -> paths in it
