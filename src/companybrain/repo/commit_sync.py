@@ -23,8 +23,8 @@ from companybrain.repo.instructions import instruction_id, is_instruction_file
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
 
-BATCH = 500
-TOUCHES = 4000  # touched files per query; one commit that touches more gets extra queries
+BATCH = 2000
+TOUCHES = 16000  # touched files per query; one commit that touches more gets extra queries
 STATE_CACHE = 4096
 Progress = Callable[[str, int, int | None], None]
 # Asked of every touched path; histories name the same paths over and over.
