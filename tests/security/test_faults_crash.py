@@ -24,7 +24,7 @@ import pytest
 from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.errors import StoreError
-from companybrain.graph.connection import Store
+from companybrain.graph.connection import Prepared, Store
 from companybrain.graph.queries import digest_q, records_q
 from companybrain.graph.server import EmbeddedServer
 from companybrain.ingest import writer
@@ -108,10 +108,11 @@ class KillBeforeWrite:
         killer = self
 
         def query(
-            store: Store, cypher: str, params: Any = None, *, read_only: bool = False
+            store: Store, cypher: str | Prepared, params: Any = None, *, read_only: bool = False
         ) -> list[dict[str, Any]]:
             if not read_only:
-                killer.writes.append(" ".join(cypher.split())[:60])
+                text = cypher.cypher if isinstance(cypher, Prepared) else cypher
+                killer.writes.append(" ".join(text.split())[:60])
                 if len(killer.writes) == killer.at:
                     kill_server(killer.home)
                     raise Crashed(killer.writes[-1])
