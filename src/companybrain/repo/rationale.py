@@ -7,6 +7,7 @@ import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 _PATHLIKE = re.compile(r"(?<![\w@:/])(?:\.{0,2}/)?[\w.\-]+(?:/[\w.\-]+)*(?:\.[A-Za-z0-9]{1,10}|/)")
 _EXT = re.compile(r"\.[A-Za-z0-9]{1,10}$")
@@ -20,6 +21,20 @@ class Named:
     quote: str  # that line, stripped
 
 
+def candidate(token: str) -> str | None:
+    """A token of text as the path it may name (quotes, brackets, a leading ./ dropped), or
+    None when it cannot name a file (no extension and no folder, or too common)."""
+    token = token.strip("`'\"()[]<>,;:").rstrip(".")
+    token = token.removeprefix("./")
+    if not token or token in _TOO_COMMON or not (_EXT.search(token) or "/" in token):
+        return None
+    return token
+
+
+class Paths(Protocol):
+    def find(self, token: str) -> str | None: ...
+
+
 class Tree:
     """The paths of one tree, indexed for lookups by suffix."""
 
@@ -30,10 +45,11 @@ class Tree:
             self.by_name.setdefault(posixpath.basename(p), []).append(p)
 
     def find(self, token: str) -> str | None:
-        token = token.strip("`'\"()[]<>,;:").rstrip(".")
-        token = token.removeprefix("./")
-        if not token or token in _TOO_COMMON or not (_EXT.search(token) or "/" in token):
-            return None
+        found = candidate(token)
+        return None if found is None else self.lookup(found)
+
+    def lookup(self, token: str) -> str | None:
+        """The path `token` (a candidate) names: itself, or the one path it ends."""
         if token in self.paths:
             return token
         name = posixpath.basename(token)
@@ -43,7 +59,7 @@ class Tree:
         return candidates[0] if len(candidates) == 1 else None
 
 
-def named_paths(text: str, first_line: int, tree: Tree, exclude: set[str]) -> list[Named]:
+def named_paths(text: str, first_line: int, tree: Paths, exclude: set[str]) -> list[Named]:
     """Paths in `tree` that `text` (starting at `first_line` of its file) names."""
     found: dict[str, Named] = {}
     for offset, line in enumerate(text.splitlines()):

@@ -203,7 +203,7 @@ def _rationale(
     out: list[dict[str, Any]] = []
     seen: set[str] = {e.path}
     for rev_at in dict.fromkeys(x for x in (first, last, rev) if x):
-        for named in named_paths(e.text, e.line_start, tree_cache.at(rev_at), seen):
+        for named in named_paths(e.text, e.line_start, tree_cache.named(rev_at), seen):
             seen.add(named.path)
             if is_decision_file(named.path):
                 continue

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from companybrain.repo import gitcmd
 from companybrain.repo.decision_files import kind_of
-from companybrain.repo.rationale import Tree
+from companybrain.repo.rationale import Paths, Tree, candidate
 
 
 def entries(repo: Path, rev: str) -> list[tuple[str, str]]:
@@ -54,6 +54,15 @@ class Trees:
                 self._cache.popitem(last=False)
         return self._cache[rev]
 
+    def named(self, rev: str) -> Paths:
+        """The tree of `rev` for finding the paths a text names: a path named in full is
+        checked on its own; the whole tree is read only for a name that is not one."""
+        return _Named(self, rev)
+
+    def is_file(self, rev: str, path: str) -> bool:
+        found = self._objects.read_object(f"{rev}:{path}")
+        return found is not None and found[0] == b"blob"
+
     def _paths(self, data: bytes) -> list[str]:
         """Every file under a tree object (as `ls-tree -r` lists its blobs)."""
         out: list[str] = []
@@ -84,6 +93,19 @@ class Trees:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _Named:
+    def __init__(self, trees: Trees, rev: str) -> None:
+        self.trees, self.rev = trees, rev
+
+    def find(self, token: str) -> str | None:
+        path = candidate(token)
+        if path is None:
+            return None
+        if self.trees.is_file(self.rev, path):
+            return path
+        return self.trees.at(self.rev).lookup(path)
 
 
 def _tree_entries(data: bytes, size: int) -> list[tuple[bytes, str, bytes]]:
