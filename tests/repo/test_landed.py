@@ -78,3 +78,5 @@ def test_one_pass_landing_matches_the_definition(tmp_path: Path) -> None:
     dates = dict(line.split() for line in r.git("log", "--format=%H %cI").splitlines())
     for row in rows:
         assert row["landed_at"] == dates[row["landed_by"]]
+    brought = list(landed._whole_history(r.root, r.head(), mainline=False))
+    assert brought == [row for row in rows if not row["mainline"]]

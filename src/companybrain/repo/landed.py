@@ -26,12 +26,13 @@ def sync_landed(
     """Write landed_at/landed_by/mainline for the commits between `since` and `head`.
     `created`: the commit pass created every commit of the history as landed by itself on
     the main line (a fresh run): only the commits a merge brought in are written."""
-    rows = _whole_history(repo_path, head) if since is None else _since(repo_path, head, since)
+    if since is None:
+        rows = _whole_history(repo_path, head, mainline=not created)
+    else:
+        rows = _since(repo_path, head, since)
     written = 0
     batch: list[dict[str, Any]] = []
     for row in rows:
-        if created and row["mainline"]:
-            continue
         batch.append(row)
         if len(batch) >= BATCH:
             repo_write.write_landed(store, batch)
@@ -42,18 +43,28 @@ def sync_landed(
     return written
 
 
-def _landed(sha: str, committed: str) -> dict[str, Any]:
-    return {"landed_at": committed, "landed_ms": iso_ms(committed), "landed_by": sha}
+def _row(sha: str, mainline: bool, landing: tuple[int, str, str]) -> dict[str, Any]:
+    _, by, committed = landing
+    return {
+        "id": sha,
+        "mainline": mainline,
+        "landed_at": committed,
+        "landed_ms": iso_ms(committed),
+        "landed_by": by,
+    }
 
 
-def _whole_history(repo_path: Path, head: str) -> Iterator[dict[str, Any]]:
-    """Every commit of `head` in one `git log` pass, newest first in topological order (a
-    commit after all its children). The first-parent line is followed from `head`; any other
-    commit landed with the oldest first-parent commit that reaches it, which is the oldest
-    landing among its children: each child hands its landing down to its parents. Only the
-    commits whose children are not all read yet are remembered: the width of the history."""
-    pending: dict[str, tuple[int, dict[str, Any]]] = {}  # sha -> (age, landing) so far
-    mainline: str | None = head
+def _whole_history(
+    repo_path: Path, head: str, *, mainline: bool = True
+) -> Iterator[dict[str, Any]]:
+    """Every commit of `head` (only those off the first-parent line unless `mainline`), in
+    one `git log` pass, newest first in topological order (a commit after all its children).
+    The first-parent line is followed from `head`; any other commit landed with the oldest
+    first-parent commit that reaches it, which is the oldest landing among its children:
+    each child hands its landing down to its parents. Only the commits whose children are
+    not all read yet are remembered: the width of the history."""
+    pending: dict[str, tuple[int, str, str]] = {}  # sha -> (age, landed by, when) so far
+    next_mainline: str | None = head
     age = 0  # of the first-parent commits read so far: higher is older
     args = ["log", "--topo-order", "--format=%H%x1f%P%x1f%cI", head, "--"]
     for raw in gitcmd.stream(repo_path, args, b"\n"):
@@ -62,15 +73,16 @@ def _whole_history(repo_path: Path, head: str) -> Iterator[dict[str, Any]]:
         sha, parents_text, committed = raw.decode().split("\x1f")
         parents = parents_text.split()
         found = pending.pop(sha, None)
-        if sha == mainline:
+        if sha == next_mainline:
             age += 1
-            mainline = parents[0] if parents else None
-            landing = (age, _landed(sha, committed))
-            yield {"id": sha, "mainline": True, **landing[1]}
+            next_mainline = parents[0] if parents else None
+            landing = (age, sha, committed)
+            if mainline:
+                yield _row(sha, True, landing)
             heirs = parents[1:]
         elif found is not None:
             landing = found
-            yield {"id": sha, "mainline": False, **landing[1]}
+            yield _row(sha, False, landing)
             heirs = parents
         else:
             continue  # unreachable from head's first-parent line (cannot happen in a log of head)
@@ -88,14 +100,14 @@ def _since(repo_path: Path, head: str, since: str) -> Iterator[dict[str, Any]]:
             continue
         sha, parents_text, committed = raw.decode().split("\x1f")
         parents = parents_text.split()
-        landed = _landed(sha, committed)
-        yield {"id": sha, "mainline": True, **landed}
+        landing = (0, sha, committed)
+        yield _row(sha, True, landing)
         for other in parents[1:]:
             try:
                 for brought in gitcmd.stream(
                     repo_path, ["rev-list", f"^{parents[0]}", other, "--"], b"\n"
                 ):
                     if brought.strip():
-                        yield {"id": brought.decode().strip(), "mainline": False, **landed}
+                        yield _row(brought.decode().strip(), False, landing)
             except GitError:
                 continue  # a shallow clone lacks the branch: its commits keep their own date
