@@ -15,7 +15,7 @@ import pytest
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import digest_q, repo_write
-from companybrain.repo import commit_sync
+from companybrain.repo import commit_sync, landed
 from companybrain.repo.ingest import ingest_repo
 from tests.repo import scenario
 
@@ -111,3 +111,22 @@ def test_a_first_run_cut_short_is_repaired(
     again = ingest_repo(cut, root)
     assert again.mode == "full"  # no state was written: read from the start, merging
     assert _graph(cut) == _graph(whole)
+
+
+def test_a_landing_walk_too_long_to_keep_is_read_again(
+    stores: list[Store], root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kept, again = stores
+    ingest_repo(kept, root)
+    monkeypatch.setattr(landed, "AHEAD", 0)  # more than 0 rows: dropped, walked again
+    walks: list[bool] = []
+    real = landed._whole_history
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        walks.append(kwargs.get("mainline", True))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(landed, "_whole_history", counted)
+    ingest_repo(again, root)
+    assert walks == [False, False]  # ahead (given up), then after the commit pass
+    assert _graph(again) == _graph(kept)

@@ -16,7 +16,7 @@ from companybrain.graph.queries import repo_write
 from companybrain.repo import gitcmd
 from companybrain.repo.commit_sync import Progress, sync_commits
 from companybrain.repo.gitcmd import GitError
-from companybrain.repo.landed import sync_landed
+from companybrain.repo.landed import brought_ahead, sync_landed
 from companybrain.repo.records_sync import blame_ahead, sync_decisions, sync_instructions
 
 if TYPE_CHECKING:
@@ -82,10 +82,12 @@ def ingest_repo(
     deleted: dict[str, str] = {}
     # A first run into a graph without any commit (not one cut short: that left some)
     # creates its commits; any other run merges with what is there. A first run links every
-    # decision: their files are blamed on a thread meanwhile.
+    # decision and dates what merges brought in: git blames the decision files and walks
+    # the merges on threads meanwhile.
     fresh = mode == "full" and not repo_write.has_commits(store)
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="blame") as pool:
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="ahead") as pool:
         ahead = blame_ahead(pool, top, head) if fresh else {}
+        brought = brought_ahead(pool, top, head) if fresh and revs else None
         if revs:
             total = None  # counting walks the whole history again: only for a progress bar
             if progress:
@@ -94,7 +96,7 @@ def ingest_repo(
             report.commits_read = passed.commits
             if progress:
                 progress("landing", 0, None)
-            sync_landed(store, top, head, since, created=fresh)
+            sync_landed(store, top, head, since, created=fresh, ahead=brought)
             if progress:
                 progress("instructions", 0, None)
             report.instruction_versions = sync_instructions(

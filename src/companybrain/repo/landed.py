@@ -13,25 +13,61 @@ from companybrain.repo.gitcmd import GitError
 from companybrain.repo.history import iso_ms
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Generator, Iterable, Iterator
+    from concurrent.futures import Executor, Future
 
     from companybrain.graph.connection import Store
+
+Row = dict[str, Any]
 
 BATCH = 2000
 
 
+AHEAD = 10_000  # rows of a landing walk read ahead, at most: more are read again after
+
+
+def brought_ahead(pool: Executor, repo_path: Path, head: str) -> Future[list[Row] | None]:
+    """For a fresh run: walk the history for what merges brought in on `pool` while the
+    commit pass runs (None when there is more than AHEAD of it, to keep memory bounded)."""
+    return pool.submit(_brought, repo_path, head)
+
+
+def _brought(repo_path: Path, head: str) -> list[Row] | None:
+    rows: list[Row] = []
+    walk = _whole_history(repo_path, head, mainline=False)
+    try:
+        for row in walk:
+            rows.append(row)
+            if len(rows) > AHEAD:
+                return None
+    finally:
+        walk.close()
+    return rows
+
+
 def sync_landed(
-    store: Store, repo_path: Path, head: str, since: str | None, *, created: bool = False
+    store: Store,
+    repo_path: Path,
+    head: str,
+    since: str | None,
+    *,
+    created: bool = False,
+    ahead: Future[list[Row] | None] | None = None,
 ) -> int:
     """Write landed_at/landed_by/mainline for the commits between `since` and `head`.
     `created`: the commit pass created every commit of the history as landed by itself on
-    the main line (a fresh run): only the commits a merge brought in are written."""
-    if since is None:
+    the main line (a fresh run): only the commits a merge brought in are written, read
+    `ahead` if that walk was started (see brought_ahead)."""
+    early = ahead.result() if created and ahead is not None else None
+    rows: Iterable[Row]
+    if early is not None:
+        rows = early
+    elif since is None:
         rows = _whole_history(repo_path, head, mainline=not created)
     else:
         rows = _since(repo_path, head, since)
     written = 0
-    batch: list[dict[str, Any]] = []
+    batch: list[Row] = []
     for row in rows:
         batch.append(row)
         if len(batch) >= BATCH:
@@ -56,7 +92,7 @@ def _row(sha: str, mainline: bool, landing: tuple[int, str, str]) -> dict[str, A
 
 def _whole_history(
     repo_path: Path, head: str, *, mainline: bool = True
-) -> Iterator[dict[str, Any]]:
+) -> Generator[Row, None, None]:
     """Every commit of `head` (only those off the first-parent line unless `mainline`), in
     one `git log` pass, newest first in topological order (a commit after all its children).
     The first-parent line is followed from `head`; any other commit landed with the oldest
