@@ -106,11 +106,14 @@ def agent_kind(name: str, email: str) -> str | None:
 
 
 _TRAILER = re.compile(r"^co-authored-by:\s*(?P<name>.*?)\s*<(?P<email>[^<>]*)>\s*$", re.I)
+_ANY_TRAILER = re.compile(r"co-authored-by:", re.I)  # one scan rules out most messages
 
 
 def co_authors(message: str) -> list[tuple[str, str]]:
     """(name, e-mail) of every Co-authored-by trailer, in order, without repeats."""
     found: dict[str, tuple[str, str]] = {}
+    if not _ANY_TRAILER.search(message):
+        return []
     for line in message.splitlines():
         m = _TRAILER.match(line.strip())
         if m and m.group("email").strip():
