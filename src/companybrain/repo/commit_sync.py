@@ -1,7 +1,8 @@
 """The commit pass: stream `git log` once, oldest first, and write commits, people, parents,
-co-authors and touched files in UNWIND batches. Along the way it tracks which versions of
-the agent instruction files are in force in each commit's tree, and which decision files
-the history deleted. Memory holds one batch and a bounded cache, whatever the history."""
+co-authors and touched files, one query per batch, sent by a background thread while the
+next batch is read. Along the way it tracks which versions of the agent instruction files
+are in force in each commit's tree, and which decision files the history deleted. Memory
+holds two batches and a bounded cache, whatever the history."""
 
 from __future__ import annotations
 
