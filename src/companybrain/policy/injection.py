@@ -44,11 +44,12 @@ _FOREIGN = re.compile(
     r"|忽略(?:之前|以上|所有|先前)?的?(?:指令|指示|说明)|指示を無視|指示は無視",
 )
 _TAGS = range(0xE0000, 0xE0080)  # Unicode tag characters: invisible ASCII look-alikes
+_ANY_TAG = re.compile("[\U000e0000-\U000e007f]")
 
 
 def revealed(text: str) -> str:
     """`text` with its invisible tag characters read as the ASCII they mirror."""
-    if not any(ord(c) in _TAGS for c in text):
+    if not _ANY_TAG.search(text):
         return text
     return "".join(chr(ord(c) - 0xE0000) if ord(c) in _TAGS else c for c in text)
 
