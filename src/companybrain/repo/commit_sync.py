@@ -246,21 +246,23 @@ def _sync(
     mailmap = Mailmap(repo_path)
     out = CommitPass()
     for c in history.commits(repo_path, revs):
+        sha, parents, changes = c.sha, c.parents, c.changes
         author = identity(c.author_name, c.author_email)
         committer = identity(c.committer_name, c.committer_email)
-        first_parent = c.parents[0] if c.parents else None
+        first_parent = parents[0] if parents else None
+        is_merge = len(parents) > 1
         committed_ms = history.iso_ms(c.committer_at)
         state = _next_state(states.of(first_parent), c)
-        states.put(c.sha, state)
+        states.put(sha, state)
         for iid in state:
             if iid not in out.versions:
                 path, _, blob = iid.rpartition("@")
-                out.versions[iid] = Version(path, blob, c.sha, c.committer_at, committed_ms)
+                out.versions[iid] = Version(path, blob, sha, c.committer_at, committed_ms)
         batch.commits.append(
             (
-                c.sha,
+                sha,
                 first_parent,
-                c.is_merge,
+                is_merge,
                 batch.person(author),
                 batch.person(committer),
                 c.author_at,
@@ -272,21 +274,20 @@ def _sync(
                 list(state),
             )
         )
-        for n, parent in enumerate(c.parents):
-            batch.parents.pop((c.sha, parent), None)  # a repeated parent: its last place
-            batch.parents[(c.sha, parent)] = n
+        for n, parent in enumerate(parents):
+            batch.parents[(sha, parent)] = n  # a parent named twice: one edge, its last place
         for name, email in co_authors(c.message):
             who = mailmap.map(name, email)
             if who.id != author.id:
-                batch.co_authors[(c.sha, batch.co_author(who))] = None
-        for ch in c.changes:
+                batch.co_authors[(sha, batch.co_author(who))] = None
+        for ch in changes:
             if ch.status == "D" and _decision_path(ch.path):
-                out.deleted_decision_files[ch.path] = c.sha
-            if c.is_merge:
-                continue  # a merge repeats its branch's changes: the branch commits count
-            batch.touches.append((c.sha, ch.path, ch.status, ch.old_path, ch.added, ch.removed))
-            if ch.old_path and ch.status == "R":
-                batch.renames.append({"old_path": ch.old_path, "path": ch.path, "commit": c.sha})
+                out.deleted_decision_files[ch.path] = sha
+        if not is_merge:  # a merge repeats its branch's changes: the branch commits count
+            batch.touches += [(sha, ch.path, ch.status, ch.old_path, ch.added, ch.removed)
+                              for ch in changes]  # fmt: skip
+            batch.renames += [{"old_path": ch.old_path, "path": ch.path, "commit": sha}
+                              for ch in changes if ch.old_path and ch.status == "R"]  # fmt: skip
         out.commits += 1
         if len(batch.commits) >= BATCH or len(batch.touches) >= TOUCHES:
             batch.flush()

@@ -135,10 +135,7 @@ def _changes(rest: str) -> tuple[FileChange, ...]:
                 entry[3], entry[4] = _count(parts[0]), _count(parts[1])
             continue
         i += 1
-    return tuple(
-        FileChange(p, e[0], e[1], e[2], e[3], e[4])  # type: ignore[arg-type]
-        for p, e in raw.items()
-    )
+    return tuple([FileChange(p, *e) for p, e in raw.items()])  # type: ignore[arg-type]
 
 
 def parse_record(record: bytes) -> CommitInfo | None:
