@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from companybrain.model.records import Org
 from companybrain.policy.text import fold_name
@@ -51,8 +51,14 @@ class Template:
 
     def ids(self, kind: str) -> list[str]:
         """The ids of `kind` mentioned, in order of first mention."""
-        found = (MARKER.fullmatch(t) for t in self.tokens)
-        return list(dict.fromkeys(m.group(2) for m in found if m and m.group(1) == kind))
+        return list(dict.fromkeys(i for k, i in self._markers if k == kind))
+
+    @cached_property
+    def _markers(self) -> tuple[tuple[str, str], ...]:
+        """(kind, id) of every marker token, in order (a template is asked for its people
+        and its services, often several times)."""
+        found = (MARKER.fullmatch(t) for t in self.tokens if t.startswith("<"))
+        return tuple((m.group(1), m.group(2)) for m in found if m)
 
     def clauses(self) -> list[list[str]]:
         """Token runs between clause punctuation (punctuation dropped)."""
