@@ -70,8 +70,9 @@ def test_creating_and_merging_build_the_same_graph(
     fresh, merged = stores
     assert ingest_repo(fresh, root).mode == "full" and repo_write.has_commits(fresh)
     # the same history merged: small batches, a commit's touches split over several queries
-    monkeypatch.setattr(commit_sync, "BATCH", 2)
+    monkeypatch.setattr(commit_sync, "BATCH", 3)
     monkeypatch.setattr(commit_sync, "TOUCHES", 1)
+    monkeypatch.setattr(commit_sync, "TEXT", 60)  # a long message ends its batch
     stray = "0" * 39 + "1"  # any commit at all in the graph: the run merges
     merged.query("CREATE (:Commit {id: $id})", {"id": stray})
     calls: list[bool] = []

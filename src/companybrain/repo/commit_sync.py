@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 BATCH = 2000
 TOUCHES = 16000  # touched files per query; one commit that touches more gets extra queries
+TEXT = 8 << 20  # characters of commit messages per query: long messages make smaller batches
 STATE_CACHE = 4096
 Progress = Callable[[str, int, int | None], None]
 # Asked of every touched path; histories name the same paths over and over.
@@ -69,6 +70,7 @@ class _Batch:
         self.co_authors: dict[tuple[str, str], None] = {}  # (commit, person id), in order
         self.touches: list[tuple[Any, ...]] = []  # (commit, path, change, old, added, removed)
         self.renames: list[dict[str, Any]] = []
+        self.text = 0  # characters of the messages so far
 
     def person(self, who: Identity, people: dict[str, list[Any]] | None = None) -> str:
         """Note an author or committer of the batch. Its name and e-mail are those of its
@@ -274,6 +276,7 @@ def _sync(
                 list(state),
             )
         )
+        batch.text += len(c.message)
         for n, parent in enumerate(parents):
             batch.parents[(sha, parent)] = n  # a parent named twice: one edge, its last place
         for name, email in co_authors(c.message):
@@ -289,7 +292,7 @@ def _sync(
             batch.renames += [{"old_path": ch.old_path, "path": ch.path, "commit": sha}
                               for ch in changes if ch.old_path and ch.status == "R"]  # fmt: skip
         out.commits += 1
-        if len(batch.commits) >= BATCH or len(batch.touches) >= TOUCHES:
+        if len(batch.commits) >= BATCH or len(batch.touches) >= TOUCHES or batch.text >= TEXT:
             batch.flush()
             if progress:
                 progress("commits", out.commits, total)
