@@ -50,9 +50,9 @@ def at_scale(records: int) -> list[str]:
                 f"{r.report.kept:,} facts kept, {r.claims:,} ownership claims)",
                 f"    vs FalkorDB writing the same rows (every row ingestion writes, "
                 f"extracted beforehand): {records / r.rows_s:,.0f} records/s -> "
-                f"{rows_share:.0%} (goal >= 50%: {verdict(rows_share, 0.5, below=False)})",
+                f"{rows_share:.1%} (goal >= 50%: {verdict(rows_share, 0.5, below=False)})",
                 f"    vs raw batched MERGE of the Source rows alone: {raw_rate:,.0f} rows/s "
-                f"-> {share:.0%} (goal >= 50%: {verdict(share, 0.5, below=False)})",
+                f"-> {share:.1%} (goal >= 50%: {verdict(share, 0.5, below=False)})",
                 f"  re-ingest unchanged: {r.again_s:.1f} s, wrote {r.again.stored} -> "
                 f"{r.first_s / r.again_s:.1f}x faster than the first "
                 f"(goal >= 2x: {verdict(r.first_s / r.again_s, 2.0, below=False)})",
