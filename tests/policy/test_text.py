@@ -1,4 +1,7 @@
-from companybrain.policy.text import fold_name, names_in, normalise, quote_in
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from companybrain.policy.text import fold_name, name_words, names_in, normalise, quote_in
 
 
 def test_quotes_compare_after_folding_case_space_curly_quotes_and_dashes() -> None:
@@ -18,3 +21,11 @@ def test_names_ignore_punctuation_and_match_whole_words() -> None:
     assert names_in("Who owns the BILLING-gw?", ["billing gw"])
     assert names_in("ping aria.", ["Aria"])
     assert not names_in("ping maria", ["Aria"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(st.characters(exclude_categories=("Cs",))))
+@example("Ownership of the billing\u2013gateway: \u201cAria_Novak\u201d (İstanbul, ﬁle, Straße)")
+@example("tab\tnew\nline\u00a0nbsp\u2028sep x\u0301 ①②")
+def test_name_words_are_the_words_of_the_folded_name(text: str) -> None:
+    assert name_words(text) == fold_name(text).split()

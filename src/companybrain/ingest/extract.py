@@ -16,7 +16,7 @@ from typing import Any
 from companybrain.ingest.times import iso, to_ms
 from companybrain.model.facts import Proposal, Verified
 from companybrain.model.records import Org, Project, Record, Service
-from companybrain.policy.text import fold_name
+from companybrain.policy.text import fold_name, name_words
 from companybrain.policy.verify import verify
 from companybrain.proposers import Proposer
 
@@ -150,7 +150,7 @@ class SubjectNames:
 
     def named_in(self, text: str) -> list[str]:
         """Ids of the subjects `text` names, in the organisation's order."""
-        words = fold_name(text).split()
+        words = name_words(text)
         found: set[str] = set()
         for start, word in enumerate(words):
             if word not in self.first:

@@ -57,6 +57,15 @@ def fold_name(text: str) -> str:
     return _SPACE.sub(" ", _PUNCT.sub(" ", normalise(text).replace("_", " "))).strip()
 
 
+_NAME_WORD = re.compile(r"[^\W_]+")
+
+
+def name_words(text: str) -> list[str]:
+    """`fold_name(text).split()` in one pass: the runs of letters and digits of the
+    normalised text (quotes, dashes, punctuation and "_" all end a word)."""
+    return _NAME_WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
 def names_in(text: str, names: tuple[str, ...] | list[str]) -> bool:
     """Does `text` name any of `names`, as whole words?"""
     haystack = f" {fold_name(text)} "
