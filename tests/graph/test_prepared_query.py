@@ -3,11 +3,13 @@ reading thread, and its writer thread only sends): FalkorDB reads back exactly w
 
 from __future__ import annotations
 
+from typing import Any
+
 from companybrain.graph.connection import Store
 
 
 def test_a_prepared_write_stores_what_was_given(store: Store) -> None:
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"id": 'quote " and \\ back', "text": "line\nbreak\ttab `tick` {brace} 'single' é 😀"},
         {"id": "plain", "text": "", "n": 3, "f": 1.5, "ok": True, "tags": ["a", "b"]},
     ]
