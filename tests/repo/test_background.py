@@ -4,6 +4,7 @@ the calls after it and reaches the caller."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import pytest
 
@@ -41,3 +42,39 @@ def test_an_error_of_the_caller_still_ends_the_thread() -> None:
         bg.submit(lambda: None)
         raise KeyError("git failed")
     assert threading.active_count() == before
+
+
+def test_calls_queued_behind_a_failure_never_run_after_it_is_raised() -> None:
+    """The caller may see the failure (and go on unwinding) while calls it queued behind
+    the failing one are still waiting: they must not run then either."""
+    ran: list[str] = []
+    raised = threading.Event()
+
+    def fail() -> None:
+        raise ValueError("the graph refused the batch")
+
+    with pytest.raises(ValueError, match="refused"), Background(depth=2) as bg:
+        get = bg._jobs.get
+
+        def held_get() -> Callable[[], None] | None:
+            if bg._error is not None:  # what is queued behind the failure waits for the caller
+                raised.wait(5)
+            return get()
+
+        bg._jobs.get = held_get  # type: ignore[method-assign, assignment]
+        release = threading.Event()
+
+        def hold() -> None:
+            release.wait(5)
+
+        bg.submit(hold)  # holds the thread while the next two queue up
+        bg.submit(fail)
+        bg.submit(lambda: ran.append("queued behind the failure"))
+        release.set()
+        while bg._error is None:
+            threading.Event().wait(0.01)
+        try:
+            bg.submit(lambda: ran.append("submitted after it"))
+        finally:
+            raised.set()
+    assert ran == []

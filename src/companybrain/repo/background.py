@@ -16,7 +16,8 @@ Job = Callable[[], None]
 class Background:
     def __init__(self, depth: int = 1) -> None:
         self._jobs: queue.Queue[Job | None] = queue.Queue(maxsize=depth)
-        self._error: BaseException | None = None
+        self._error: BaseException | None = None  # not yet raised to the caller
+        self._failed = False  # for good: nothing queued after a failure runs, even once raised
         self._thread = threading.Thread(target=self._run, name="repo-writer", daemon=True)
         self._thread.start()
 
@@ -26,9 +27,10 @@ class Background:
             try:
                 if job is None:
                     return
-                if self._error is None:  # after a failure, nothing more is written
+                if not self._failed:  # after a failure, nothing more is written
                     job()
             except BaseException as exc:  # handed to the caller's thread
+                self._failed = True
                 self._error = exc
             finally:
                 self._jobs.task_done()
