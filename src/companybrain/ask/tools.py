@@ -16,7 +16,7 @@ from companybrain.graph.queries import ask_q
 from companybrain.model.answer import Answer, Citation, Outranked, RefusalCode
 from companybrain.policy import expertise, ownership, search_rank
 from companybrain.policy.access import Viewer, can_see, query_scope, visible
-from companybrain.policy.text import quote_in
+from companybrain.policy.text import normalise, quote_in
 from companybrain.policy.time import QuestionTime, format_instant
 
 SEARCH_HITS = 5
@@ -111,13 +111,15 @@ def owner_of(ctx: AskContext, subject: Entity, *, sign_off: bool = False) -> Ans
 
 
 def service_decision(ctx: AskContext, service: str) -> ownership.OwnershipDecision:
-    rows, capped = ask_q.owner_evidence_with_text(
+    rows, capped = ask_q.owner_evidence_found_in_text(
         ctx.store, service, ctx.settings.row_cap, query_scope(ctx.viewer)
     )
-    texts = {row["record"]: row for row in rows if row.get("record")}
+    exact = {(row["claim"], row["record"]) for row in rows if row.get("in_text") is True}
     evidence = [_evidence(row) for row in rows]
     seen = visible(evidence, ctx.viewer, lambda e: e.acl)
-    seen = _check_quotes(seen, texts)
+    unsure = sorted({e.record for e in seen if e.record and (e.claim, e.record) not in exact})
+    texts = ask_q.records_text(ctx.store, unsure) if unsure else {}
+    seen = _check_quotes(seen, exact, texts)
     return ownership.decide(
         service, seen, ctx.time.as_of_ms, capped=capped, cap=ctx.settings.row_cap
     )
@@ -142,19 +144,28 @@ def _evidence(row: Row) -> ownership.Evidence:
 
 
 def _check_quotes(
-    rows: list[ownership.Evidence], texts: dict[str, Row]
+    rows: list[ownership.Evidence], exact: set[tuple[str, str]], texts: dict[str, Row]
 ) -> list[ownership.Evidence]:
-    """A quote that is not verbatim in its record (`texts`: title and text by record id,
-    read with the evidence) is no provenance: the row loses its source, so that the policy
-    refuses MISSING_PROVENANCE instead of citing it."""
-    checked = []
-    for row in rows:
-        said = texts.get(row.record or "", {})
-        body = f"{said.get('title') or ''}\n{said.get('text') or ''}"
-        if row.record and not (row.quote and quote_in(row.quote, body)):
-            row = ownership.Evidence(**{**row.__dict__, "record": None, "kind": None})
-        checked.append(row)
-    return checked
+    """A quote that is not verbatim in its record is no provenance: the row loses its
+    source, so that the policy refuses MISSING_PROVENANCE instead of citing it."""
+    return [
+        ownership.Evidence(**{**row.__dict__, "record": None, "kind": None})
+        if row.record and not _verbatim(row, exact, texts)
+        else row
+        for row in rows
+    ]
+
+
+def _verbatim(row: ownership.Evidence, exact: set[tuple[str, str]], texts: dict[str, Row]) -> bool:
+    """`exact`: (claim, record) pairs whose quote the evidence query found character for
+    character in the record; any other quote is checked against `texts` (title and text by
+    record id) after normalising case, spaces, quotes and dashes."""
+    if not (row.quote and normalise(row.quote)):
+        return False  # an empty quote quotes nothing
+    if (row.claim or "", row.record or "") in exact:
+        return True
+    said = texts.get(row.record or "", {})
+    return quote_in(row.quote, f"{said.get('title') or ''}\n{said.get('text') or ''}")
 
 
 def _citations(rows: tuple[ownership.Evidence, ...]) -> list[Citation]:

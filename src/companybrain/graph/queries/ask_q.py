@@ -127,13 +127,18 @@ def owner_evidence(
     return rows[:cap], len(rows) > cap
 
 
-def owner_evidence_with_text(
+def owner_evidence_found_in_text(
     store: Store, service: str, cap: int, scope: dict[str, Any] | None = None
 ) -> tuple[list[Row], bool]:
-    """owner_evidence with each source's title and text as well (`title`, `text`), so that
-    owner_of checks its quotes without a second query."""
+    """owner_evidence with `in_text`: true when the quote occurs exactly, character for
+    character, in its record's text or title. Only a quote that does not (one that may
+    match after normalising case, spaces, quotes and dashes, or not at all) needs its
+    record's text read (records_text) and checked by owner_of: a directory of hundreds of
+    rows is not sent once per claim it makes."""
     rows = store.read(
-        _EVIDENCE + ", src.title AS title, src.text AS text " + _EVIDENCE_ORDER,
+        _EVIDENCE
+        + ", (src.text CONTAINS att.quote OR src.title CONTAINS att.quote) AS in_text "
+        + _EVIDENCE_ORDER,
         {"service": service, "limit": cap + 1, **(scope or EVERYONE)},
     )
     return rows[:cap], len(rows) > cap
