@@ -88,8 +88,12 @@ class NameIndex:
         }
         self._longest = max((len(w) for w in self._names), default=0)
         self._first = frozenset(w[0] for w in self._names)  # no name starts elsewhere
+        # The same short texts come back: a directory's cells ("Amber Ledger", "Kofi
+        # Mensah") in every snapshot, and each quote is read by several checks. A Template
+        # is immutable, so one can be shared.
+        self.template = lru_cache(maxsize=8192)(self._template)
 
-    def template(self, text: str) -> Template:
+    def _template(self, text: str) -> Template:
         text = _SPACED_DASH.sub(" ; ", unicodedata.normalize("NFKC", text))
         cased = _TOKEN.findall(text)
         raw = [t.casefold() for t in cased]

@@ -170,7 +170,8 @@ def _quote_in_record(quote: str, record: Record) -> None:
             f"the quote is {len(quote)} characters; a quote is one sentence, row or line "
             f"(at most {MAX_QUOTE_CHARS})",
         )
-    if not quote_in(quote, record.text):
+    wanted = normalise(quote)
+    if not (wanted and wanted in _normalised(record.text)):
         raise Refused(QUOTE_NOT_IN_RECORD, f"the quote is not in {record.id}: {quote[:80]!r}")
     if hidden := injection.hidden_characters(quote):
         raise Refused(HIDDEN_TEXT, hidden)
@@ -226,6 +227,13 @@ def _table_row(quote: str, record: Record) -> tuple[segments.Table, tuple[str, .
         if wanted and wanted in line:
             return table, cells
     return None
+
+
+@lru_cache(maxsize=4)
+def _normalised(text: str) -> str:
+    """`normalise(text)` of a record, once for all the quotes taken from it (quote_in's
+    test, without normalising a directory of hundreds of rows once per row)."""
+    return normalise(text)
 
 
 @lru_cache(maxsize=4)

@@ -6,6 +6,7 @@ table columns and field names hold an owner. Matching runs over mention template
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from companybrain.policy.mentions import PERSON, Template, marker
 
@@ -49,6 +50,7 @@ def states_ownership(text: str) -> bool:
     return bool(_CUE.search(text))
 
 
+@lru_cache(maxsize=512)  # a directory's header is read again for every row it holds
 def column_role(header: str) -> str | None:
     """'service', 'owner' or 'previous' for a table header cell (lower case), else None."""
     h = " ".join(re.sub(r"[^\w ]", " ", header).split())
