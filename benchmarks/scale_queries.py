@@ -87,20 +87,7 @@ def measure(store: Store, settings: Settings, corpus: Path, now: datetime) -> di
     services = list(truth["owners"])
     catalog = load_catalog(store)
     viewer = Viewer.everyone()
-    out: dict[str, Any] = {}
-
-    owner = Timings()
-    for i in range(WARMUP + ROUNDS):
-        sid = rng.choice(services)["service"]
-        subject = catalog.get(sid)
-        assert subject is not None
-        ctx = tools.AskContext(store, settings, catalog, viewer, "Who owns it?", QuestionTime(now))
-        for name, step in _owner_steps(store, settings, ctx, subject, sid).items():
-            if i >= WARMUP:
-                owner.time(name, step)
-            else:
-                step()
-    out["owner"] = owner
+    out: dict[str, Any] = {"owner": owner_timings(store, settings, services, now, rng)}
 
     search = Timings()
     ours: list[float] = []
@@ -140,6 +127,32 @@ def measure(store: Store, settings: Settings, corpus: Path, now: datetime) -> di
         answers.time("graph answer after a write", partial(ask, store, settings, question, now=now))
     out["answers"] = answers
     return out
+
+
+def owner_timings(
+    store: Store,
+    settings: Settings,
+    services: list[dict[str, Any]],
+    now: datetime,
+    rng: random.Random | None = None,
+) -> Timings:
+    """owner_of, the raw lookup, the evidence query and the raw three-hop, interleaved, for
+    services picked at random from the generator's truth."""
+    rng = rng or random.Random(7)
+    catalog = load_catalog(store)
+    viewer = Viewer.everyone()
+    owner = Timings()
+    for i in range(WARMUP + ROUNDS):
+        sid = rng.choice(services)["service"]
+        subject = catalog.get(sid)
+        assert subject is not None
+        ctx = tools.AskContext(store, settings, catalog, viewer, "Who owns it?", QuestionTime(now))
+        for name, step in _owner_steps(store, settings, ctx, subject, sid).items():
+            if i >= WARMUP:
+                owner.time(name, step)
+            else:
+                step()
+    return owner
 
 
 def _owner_steps(

@@ -4,6 +4,7 @@ and its truth file agrees with what `brain ask` answers after ingestion."""
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,44 @@ def test_the_cli_writes_a_corpus(run_cli, tmp_path: Path) -> None:  # type: igno
     assert result.exit_code == 0, result.output
     assert "wrote 300 records" in result.output
     assert (out / "org.yaml").exists() and (out / "truth" / "questions.jsonl").exists()
+
+
+def test_more_directory_snapshots_make_a_company_dense_in_claims(
+    tmp_path: Path, store: Store, settings: Settings
+) -> None:
+    """What the million-claims benchmark builds, small: a directory exported 32 times gives
+    every service 32 directory claims, spread over the two years, and answers still match."""
+    made = generate(tmp_path / "dense", people=40, records=600, seed=5, services=30, snapshots=32)
+    truth = json.loads((made.out / "expected.json").read_text())
+    raws = [json.loads(line) for line in (made.out / "records.jsonl").open()]
+    directories = [r for r in raws if r["kind"] == "service_directory"]
+    teams = {r["id"].rsplit("-", 1)[0] for r in directories}
+    assert len(directories) == 32 * len(teams)
+    instants = sorted({datetime.fromisoformat(r["at"]) for r in directories})
+    assert len(instants) == 32  # one instant a snapshot, written in various offsets
+    assert instants[-1] - instants[0] > timedelta(days=600)  # spread over the two years
+    assert truth["counts"]["service_directory"] == len(directories)
+    assert made.claims >= 32 * made.services
+    ingest(store, made.out, settings)
+    stored = store.read("MATCH (c:OwnershipClaim) RETURN count(c) AS n")[0]["n"]
+    assert stored >= 32 * made.services
+    result = run(store, settings, load_questions(made.out / "truth" / "questions.jsonl"))
+    assert [(r.id, r.problems) for r in result.results if not r.passed] == []
+
+
+def test_past_twenty_thousand_services_names_stay_distinct(tmp_path: Path) -> None:
+    from random import Random
+
+    from companybrain.synth.company import build_company
+
+    company = build_company(Random(1), 10, 31_000)
+    service_names = [s.name for s in company.services]
+    assert len(set(service_names)) == len(set(s.id for s in company.services)) == 31_000
+    with pytest.raises(ValueError, match="at most"):
+        build_company(Random(1), 10, 40_000)
+
+
+def test_the_cli_refuses_zero_snapshots(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("gen-corpus", "--snapshots", "0", str(tmp_path / "none"))
+    assert isinstance(result.exception, InputError)
+    assert "--snapshots" in str(result.exception)

@@ -98,19 +98,26 @@ def _person_names(rng: random.Random, count: int) -> list[str]:
 
 
 def _service_names(rng: random.Random, count: int) -> list[str]:
-    combos = [
-        " ".join(w for w in (a, n, s) if w)
-        for s in names.SERVICE_SUFFIX
-        for a in names.SERVICE_ADJ
-        for n in names.SERVICE_NOUN
-    ]
-    if count > len(combos):
-        raise ValueError(f"at most {len(combos):,} services can be generated")
+    combos = _combos(names.SERVICE_ADJ)
+    more = _combos(names.SERVICE_ADJ_MORE) if count > len(combos) else []
+    if count > len(combos) + len(more):
+        raise ValueError(f"at most {len(combos) + len(more):,} services can be generated")
     plain = combos[: len(names.SERVICE_ADJ) * len(names.SERVICE_NOUN)]
     rng.shuffle(plain)
     rest = combos[len(plain) :]
     rng.shuffle(rest)
-    return (plain + rest)[:count]
+    rng.shuffle(more)
+    return (plain + rest + more)[:count]
+
+
+def _combos(adjectives: list[str]) -> list[str]:
+    """Adjective, noun and suffix, the names without a suffix first."""
+    return [
+        " ".join(w for w in (a, n, s) if w)
+        for s in names.SERVICE_SUFFIX
+        for a in adjectives
+        for n in names.SERVICE_NOUN
+    ]
 
 
 def _slug(text: str) -> str:

@@ -35,6 +35,13 @@ SERVICE_NOUN = (  # noqa: SIM905 (word lists read better as words)
     "Pricing Checkout Identity Payments Inventory Shipping Warehouse Analytics Telemetry "
     "Metering Ranking Storage Streams Workflow Signals Profiles Reports Uploads"
 ).split()
+# Drawn on only past the names the lists above make (about 20,000 services), so a smaller
+# company's names stay what they were.
+SERVICE_ADJ_MORE = (  # noqa: SIM905 (word lists read better as words)
+    "Acacia Agate Alder Azure Beryl Bramble Cypress Dusk Elm Fern Frost Gale Hazel Heather "
+    "Ivory Jasper Laurel Lotus Moss Nectar Oak Olive Pebble Poplar Rowan Sage Shale Thistle "
+    "Topaz Tulip"
+).split()
 SERVICE_SUFFIX = ("", "Core", "Edge", "East", "West", "North", "South", "Sync", "Relay")
 PROJECT = (  # noqa: SIM905 (word lists read better as words)
     "Orion Halyard Lodestar Meridian Northwind Polaris Quasar Sextant Tidemark Zenith Aurora "

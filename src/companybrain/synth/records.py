@@ -33,10 +33,16 @@ def iso(moment: datetime, rng: random.Random) -> str:
 class Stream:
     """Everything the generator writes, in order; `counts` says how many of each kind."""
 
-    def __init__(self, company: Company, rng: random.Random, total: int) -> None:
+    def __init__(
+        self, company: Company, rng: random.Random, total: int, snapshots: int | None = None
+    ) -> None:
         self.c = company
         self.rng = rng
         self.total = total
+        # Directory snapshots per team: by default one a quarter (at most 8, fewer in a
+        # small company); more are spread evenly over the two years.
+        self.snapshots = snapshots or max(1, min(8, (total // 10) // max(1, len(company.teams))))
+        self.every = QUARTER if self.snapshots <= 8 else SPAN / self.snapshots
         self.counts: Counter[str] = Counter()
         self.people = {p.id: p for p in company.people}
         self.team_people: dict[str, list[Person]] = {}
@@ -77,10 +83,9 @@ class Stream:
     # -- the stream ------------------------------------------------------------------------
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        quarters = max(1, min(8, (self.total // 10) // max(1, len(self.c.teams))))
         changes = list(self._plan_changes())
-        structural = quarters * len(self.c.teams) + len(changes)
-        for q in range(quarters):
+        structural = self.snapshots * len(self.c.teams) + len(changes)
+        for q in range(self.snapshots):
             for team, _name, _lead in self.c.teams:
                 yield self._emit(self._directory(team, q))
         for change in changes:
@@ -140,9 +145,9 @@ class Stream:
             "title": f"{svc.name} ownership change", "about": [svc.id], "text": text,
         }  # fmt: skip
 
-    def _directory(self, team: str, quarter: int) -> dict[str, Any]:
-        at = START + QUARTER * quarter
-        rid = f"DIR-{team}-{quarter + 1:02d}"
+    def _directory(self, team: str, snapshot: int) -> dict[str, Any]:
+        at = START + self.every * snapshot
+        rid = f"DIR-{team}-{snapshot + 1:02d}"
         rows = []
         for svc in self.team_services.get(team, []):
             owner = self.owner_at(svc.id, at)

@@ -47,11 +47,12 @@ def generate(
     records: int,
     seed: int,
     services: int | None = None,
+    snapshots: int | None = None,
     questions: int = 100,
     progress: Progress | None = None,
 ) -> Generated:
-    if people < 2 or records < 1:
-        raise ValueError("need at least 2 people and 1 record")
+    if people < 2 or records < 1 or (snapshots is not None and snapshots < 1):
+        raise ValueError("need at least 2 people, 1 record and 1 directory snapshot")
     rng = random.Random(seed)
     company = build_company(rng, people, services or default_services(records))
     out.mkdir(parents=True, exist_ok=True)
@@ -60,7 +61,7 @@ def generate(
         "# A synthetic company made by `brain gen-corpus`; every name is invented.\n"
         + yaml.safe_dump(org_mapping(company), sort_keys=False, allow_unicode=True)
     )
-    stream = Stream(company, rng, records)
+    stream = Stream(company, rng, records, snapshots)
     written = 0
     with (out / "records.jsonl").open("w", encoding="utf-8") as lines:
         for raw in stream:

@@ -19,21 +19,36 @@ from companybrain.synth.write import generate
 @click.option(
     "--services", default=None, type=int, help="How many services [default: one per 100 records]."
 )
+@click.option(
+    "--snapshots",
+    default=None,
+    type=int,
+    help="Service directory snapshots per team [default: one a quarter, at most 8].",
+)
 @click.option("--questions", default=100, show_default=True, help="Ownership questions in truth/.")
 def gen_corpus_cmd(
-    out: Path, people: int, records: int, seed: int, services: int | None, questions: int
+    out: Path,
+    people: int,
+    records: int,
+    seed: int,
+    services: int | None,
+    snapshots: int | None,
+    questions: int,
 ) -> None:
     """Write a synthetic company to OUT (org.yaml, records.jsonl, records/adr/*.md) with
     expected.json and truth/questions.jsonl: what the generator knows to be true."""
     if out.exists() and any(out.iterdir()):
         raise InputError(f"{out} is not empty; give a new folder")
-    if people < 2 or records < 1 or (services is not None and services < 1):
-        raise InputError("--people must be at least 2, --records and --services at least 1")
+    if people < 2 or records < 1 or any(n is not None and n < 1 for n in (services, snapshots)):
+        raise InputError(
+            "--people must be at least 2, --records, --services and --snapshots at least 1"
+        )
     try:
         with progress_bar("generating") as update:
             made = generate(
                 out, people=people, records=records, seed=seed, services=services,
-                questions=questions, progress=lambda done, total: update(done, total, ""),
+                snapshots=snapshots, questions=questions,
+                progress=lambda done, total: update(done, total, ""),
             )  # fmt: skip
     except ValueError as exc:
         raise InputError(str(exc)) from exc
