@@ -123,3 +123,13 @@ def test_a_bad_org_is_one_clear_error(tmp_path: Path, change: dict, message: str
     with pytest.raises(InputError, match=message) as info:
         read_corpus(root)
     assert "org.yaml" in str(info.value)
+
+
+def test_an_org_with_an_impossible_date_is_one_clear_error(tmp_path: Path) -> None:
+    """PyYAML raises ValueError, not a YAML error, for a date such as 2024-13-01."""
+    root = write_corpus(tmp_path, {"cc.md": GOOD})
+    org = root / "org.yaml"
+    org.write_text(org.read_text() + "founded: 2024-13-01\n")
+    with pytest.raises(InputError, match="malformed YAML: month must be in 1..12") as info:
+        read_corpus(root)
+    assert "org.yaml" in str(info.value)

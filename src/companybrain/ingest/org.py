@@ -17,6 +17,9 @@ from companybrain.policy.text import unstorable
 # libyaml's parser where PyYAML was built with it: an organisation of thousands of people
 # loads in a fraction of the pure-Python parser's time (same safe constructor).
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# PyYAML raises more than YAMLError on odd values (a date out of range such as 2024-13-01,
+# a !!timestamp with a seconds offset): all of it is malformed input, not a crash.
+YAML_ERRORS = (yaml.YAMLError, ValueError, TypeError, AttributeError, OverflowError)
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
@@ -27,7 +30,7 @@ def read_org(path: Path) -> Org:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     try:
         data = yaml.load(raw, Loader=YAML_LOADER)
-    except yaml.YAMLError as exc:
+    except YAML_ERRORS as exc:
         raise InputError(f"{path}: malformed YAML: {exc}") from exc
     if not isinstance(data, dict):
         raise InputError(f"{path}: expected a mapping with company, people, services ...")

@@ -15,7 +15,7 @@ import frontmatter
 import yaml
 
 from companybrain.errors import InputError
-from companybrain.ingest.org import YAML_LOADER
+from companybrain.ingest.org import YAML_ERRORS, YAML_LOADER
 from companybrain.ingest.times import TimeProblem, parse_instant
 from companybrain.model.records import Org, Record
 from companybrain.policy.text import unstorable
@@ -66,9 +66,7 @@ def read_markdown(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], lis
         return [], [Problem(where, "malformed front matter: the file must start with '---'")]
     try:
         post = frontmatter.loads(text, handler=_FRONT_MATTER)
-    except (yaml.YAMLError, ValueError, TypeError, AttributeError, OverflowError) as exc:
-        # PyYAML raises more than YAMLError on odd values (a !!timestamp with a seconds
-        # offset, a date out of range): all of it is a malformed file, not a crash.
+    except YAML_ERRORS as exc:
         why = _first_line(exc) or type(exc).__name__
         return [], [Problem(where, f"malformed front matter: {why}")]
     if not post.metadata:

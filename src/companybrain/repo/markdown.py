@@ -9,6 +9,8 @@ from typing import Any
 
 import yaml
 
+from companybrain.ingest.org import YAML_ERRORS
+
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
@@ -49,7 +51,7 @@ def front_matter(lines: list[str]) -> tuple[dict[str, Any], int]:
         if lines[i].strip() in {"---", "..."}:
             try:
                 data = yaml.safe_load("\n".join(lines[1:i]))
-            except yaml.YAMLError:
+            except YAML_ERRORS:  # malformed front matter is no front matter
                 return {}, i + 1
             return (data if isinstance(data, dict) else {}), i + 1
     return {}, 0
