@@ -108,7 +108,9 @@ def _queries(settings, corpus: Path, now: datetime) -> list[str]:  # type: ignor
         f"  recall on {n} known-item queries: @{RECALL_DEEP} (search_records asked for "
         f"{RECALL_DEEP} hits) {deep:.2f} vs bm25s {bm25_deep:.2f} (goal >= bm25s: "
         f"{verdict(deep, bm25_deep, below=False)}); @{RECALL_K} (the hits an answer lists) "
-        f"{ours:.2f} vs bm25s {bm25:.2f} ({verdict(ours, bm25, below=False)})",
+        f"{ours:.2f} vs bm25s {bm25:.2f} ({verdict(ours, bm25, below=False)}); @{RECALL_DEEP} "
+        f"asked as a person who may not see every record: {got['recall_member']:.2f} "
+        f"({verdict(got['recall_member'], bm25_deep, below=False)})",
         f"  graph answer end to end: p50 {answers.p('graph answer', 50) * 1000:.1f} ms vs "
         f"keyword-search answer {answers.p('keyword answer', 50) * 1000:.1f} ms -> "
         f"{answers.ratio('graph answer', 'keyword answer'):.2f}x (goal <= 1.5x: "

@@ -19,7 +19,7 @@ from typing import Any
 from benchmarks.common import percentile
 from companybrain.ask import tools
 from companybrain.ask.catalog import load_catalog
-from companybrain.ask.engine import ask
+from companybrain.ask.engine import ask, viewer_for
 from companybrain.config import Settings
 from companybrain.evals.ab import KeywordIndex, keyword_answer
 from companybrain.graph.connection import Store
@@ -94,7 +94,11 @@ def measure(store: Store, settings: Settings, corpus: Path, now: datetime) -> di
     bm25: list[float] = []
     ours_deep: list[float] = []
     bm25_deep: list[float] = []
+    member_deep: list[float] = []
     index = KeywordIndex.from_store(store)
+    # A person who may not see everything: their candidates are not picked by the index's
+    # score (ask_q.search_sources), so their recall is measured too.
+    member = viewer_for(store, catalog.of("Person")[0].id)
     for query, relevant in known_items(corpus, SEARCHES, 11):
         ctx = tools.AskContext(store, settings, catalog, viewer, query, QuestionTime(now))
         search.time("raw full-text", partial(baseline_q.fulltext, store, query, 10))
@@ -108,9 +112,13 @@ def measure(store: Store, settings: Settings, corpus: Path, now: datetime) -> di
         ours_deep.append(recall([h["record"] for h in deep], relevant, RECALL_DEEP))
         found = index.search(query, k=RECALL_DEEP)
         bm25_deep.append(recall([h["id"] for h in found], relevant, RECALL_DEEP))
+        as_member = tools.AskContext(store, settings, catalog, member, query, QuestionTime(now))
+        deep = (tools.search_records(as_member, query, RECALL_DEEP).result or {}).get("hits", [])
+        member_deep.append(recall([h["record"] for h in deep], relevant, RECALL_DEEP))
     out["search"] = search
     out["recall"] = (sum(ours) / len(ours), sum(bm25) / len(bm25), len(ours))
     out["recall_deep"] = (sum(ours_deep) / len(ours_deep), sum(bm25_deep) / len(bm25_deep))
+    out["recall_member"] = sum(member_deep) / len(member_deep)
 
     answers = Timings()
     for i in range(WARMUP + ANSWERS):
