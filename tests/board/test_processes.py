@@ -55,10 +55,16 @@ def spawn() -> Iterator[Start]:
         p.join(5)
 
 
-def join_all(processes: list[Any]) -> None:
+def join_all(processes: list[Any], board: Store | None = None) -> None:
     for p in processes:
         p.join(JOIN_S)
-        assert not p.is_alive(), f"{p.name} did not finish within {JOIN_S} s"
+        if p.is_alive():  # say where it is stuck: its stack (stderr) and the board's items
+            os.kill(p.pid, signal.SIGUSR1)
+            time.sleep(1)
+            items = board_q.items(board) if board is not None else []
+            left = [(i["id"], i["status"], i["attempts"], i["waiting"]) for i in items
+                    if i["status"] != "done"]  # fmt: skip
+            raise AssertionError(f"{p.name} did not finish within {JOIN_S} s; not done: {left}")
         assert p.exitcode == 0, f"{p.name} exited with {p.exitcode}"
 
 
@@ -218,7 +224,7 @@ def test_killing_a_worker_during_a_run_loses_no_finding(
     wait_for(lambda: any(c["agent"] == "rules-1" for c in board_q.claim_history(board)))
     os.kill(victim.pid, signal.SIGKILL)
     victim.join(10)
-    join_all([survivor])
+    join_all([survivor], board)
 
     items = [i for i in board_q.items(board) if i["kind"] != "handoff"]
     assert {i["status"] for i in items} == {"done"}

@@ -4,7 +4,9 @@ each opens its own connections, so they share nothing but the database."""
 
 from __future__ import annotations
 
+import faulthandler
 import hashlib
+import signal
 import sys
 import time
 from typing import Any
@@ -394,7 +396,9 @@ def _unique(rows: list[Row]) -> list[Row]:
 
 
 def work(settings: Settings, options: BoardOptions, agent: str, kind: str) -> None:
-    """The body of one worker process (`brain board run` starts N of them)."""
+    """The body of one worker process (`brain board run` starts N of them). `kill -USR1`
+    on a worker prints where each of its threads is to its standard error."""
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     try:
         worker = Worker(settings, options, agent, kind)
         try:
