@@ -78,3 +78,17 @@ def test_section_text_is_the_body_under_a_heading() -> None:
     text = "# ADR\n\n## Decision\n\nWe will do it.\n\n## Consequences\n\nSome."
     assert segments.section_text(text, "decision") == "\nWe will do it.\n"
     assert segments.section_text(text, "status") is None
+
+
+def test_a_kept_template_is_the_one_computed_and_long_texts_are_not_kept() -> None:
+    from companybrain.policy.mentions import CACHED_CHARS, name_index
+
+    index = name_index(ORG)
+    short = "Aria owns the billing gateway."
+    assert index.template(short) is index.template(short)  # kept
+    assert index.template(short) == index._template(short)
+    long = "Aria owns the billing gateway. " * (CACHED_CHARS // 10)
+    before = index._cached.cache_info().currsize
+    assert index.template(long) == index._template(long)
+    assert index.template(long) is not index.template(long)  # computed each time
+    assert index._cached.cache_info().currsize == before

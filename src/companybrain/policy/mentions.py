@@ -71,6 +71,9 @@ class Template:
         return [c for c in out if c]
 
 
+CACHED_CHARS = 400  # texts up to this long have their templates kept (NameIndex.template)
+
+
 class NameIndex:
     """Every name and alias of an organisation's people and services, folded."""
 
@@ -90,8 +93,12 @@ class NameIndex:
         self._first = frozenset(w[0] for w in self._names)  # no name starts elsewhere
         # The same short texts come back: a directory's cells ("Amber Ledger", "Kofi
         # Mensah") in every snapshot, and each quote is read by several checks. A Template
-        # is immutable, so one can be shared.
-        self.template = lru_cache(maxsize=8192)(self._template)
+        # is immutable, so one can be shared. Only short texts are kept, so the cache stays
+        # small whatever a corpus holds (a "sentence" of a megabyte is not kept).
+        self._cached = lru_cache(maxsize=8192)(self._template)
+
+    def template(self, text: str) -> Template:
+        return self._cached(text) if len(text) <= CACHED_CHARS else self._template(text)
 
     def _template(self, text: str) -> Template:
         text = _SPACED_DASH.sub(" ; ", unicodedata.normalize("NFKC", text))
