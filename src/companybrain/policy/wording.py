@@ -50,9 +50,13 @@ def states_ownership(text: str) -> bool:
     return bool(_CUE.search(text))
 
 
-@lru_cache(maxsize=512)  # a directory's header is read again for every row it holds
 def column_role(header: str) -> str | None:
-    """'service', 'owner' or 'previous' for a table header cell (lower case), else None."""
+    """'service', 'owner' or 'previous' for a table header cell (lower case), else None.
+    A directory's header is read again for every row it holds: short ones are kept."""
+    return _kept_role(header) if len(header) <= 200 else _role(header)
+
+
+def _role(header: str) -> str | None:
     h = " ".join(re.sub(r"[^\w ]", " ", header).split())
     if re.search(r"\b(?:previous|former|old|outgoing|prior|ex)\b", h) and "owner" in h:
         return "previous"
@@ -63,6 +67,9 @@ def column_role(header: str) -> str | None:
     if re.search(r"\b(?:service|system|component)\b", h):
         return "service"
     return None
+
+
+_kept_role = lru_cache(maxsize=512)(_role)
 
 
 def field_role(key: str) -> str | None:
