@@ -41,10 +41,15 @@ def test_hostile_repository_values_round_trip(store: Store, tmp_path: Path) -> N
     )
     tried("repo_values.paths", len(SAFE_PATHS) + len(UNSAFE_PATHS) + 1)
     tried("repo_values.messages_and_trailers", 2)
-    ingest_repo(store, repo.root)
+    report = ingest_repo(store, repo.root)
     files = {r["id"] for r in store.read("MATCH (f:File) RETURN f.id AS id")}
     assert set(SAFE_PATHS) <= files
     assert not files & set(UNSAFE_PATHS)
+    # Every path left out is reported, with the commit that names it.
+    head = repo.git("rev-parse", "HEAD")
+    assert sorted((s["path"], s["commit"]) for s in report.skipped_paths) == sorted(
+        (path, head) for path in [*UNSAFE_PATHS, "docs/adr/0002-ctl\x01.md"]
+    )
     stored_by_git = repo.git("log", "-1", "--format=%B")  # git tidies white space
     messages = [r["m"] for r in store.read("MATCH (c:Commit) RETURN c.message AS m")]
     assert messages == [stored_by_git]
@@ -84,3 +89,45 @@ def test_a_commit_message_cannot_forge_a_commit(store: Store, tmp_path: Path) ->
         "MATCH (c:Commit {id: $id})-[:TOUCHED]->(f:File) RETURN f.id AS path", {"id": real_sha}
     )
     assert [t["path"] for t in touched] == ["b.txt"]
+
+
+def test_a_rename_from_or_to_an_unsafe_path_is_reported(store: Store, tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("ctl\x01old.txt", "same text, long enough to be seen as a rename\n" * 3)
+    first = repo.commit("add", "2026-01-05T10:00:00Z") or repo.git("rev-parse", "HEAD")
+    repo.mv("ctl\x01old.txt", "fine.txt")
+    second = repo.commit("rename", "2026-01-06T10:00:00Z") or repo.git("rev-parse", "HEAD")
+    repo.mv("fine.txt", "tab\tnew.txt")
+    repo.commit("rename again", "2026-01-07T10:00:00Z")
+    tried("repo_values.paths", 2)
+    report = ingest_repo(store, repo.root)
+    assert {(s["path"], s["commit"]) for s in report.skipped_paths} == {
+        ("ctl\x01old.txt", first),
+        ("tab\tnew.txt", repo.git("rev-parse", "HEAD")),
+    }
+    files = {r["id"] for r in store.read("MATCH (f:File) RETURN f.id AS id")}
+    assert files == {"fine.txt"}
+    # The file arrived at fine.txt from a path no id can hold, and left it for another.
+    touches = store.read(
+        "MATCH (c:Commit)-[t:TOUCHED]->(:File {id: 'fine.txt'}) "
+        "RETURN c.id AS commit, t.change AS change ORDER BY c.committed_ms"
+    )
+    assert [(t["commit"], t["change"]) for t in touches] == [
+        (second, "A"),
+        (repo.git("rev-parse", "HEAD"), "D"),
+    ]
+
+
+def test_the_command_line_names_the_skipped_paths(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    repo = GitRepo(tmp_path / "repo")
+    for n in range(12):
+        repo.write(f"ctl{n}\x01.txt", "x\n")
+    repo.write("fine.txt", "x\n")
+    repo.commit("add", "2026-01-05T10:00:00Z")
+    tried("repo_values.paths", 13)
+    done = run_cli("ingest-repo", str(repo.root))
+    assert done.exit_code == 0, done.output
+    assert "skipped 12 path(s) with surrounding space or a control character" in done.output
+    assert repr("ctl0\x01.txt") in done.output  # shown escaped, never raw
+    assert "\x01" not in done.output
+    assert "and 2 more (--json lists them all)" in done.output

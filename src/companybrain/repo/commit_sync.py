@@ -50,6 +50,7 @@ class CommitPass:
     commits: int = 0
     versions: dict[str, Version] = field(default_factory=dict)  # instruction id -> first seen
     deleted_decision_files: dict[str, str] = field(default_factory=dict)  # path -> commit
+    skipped_paths: dict[str, str] = field(default_factory=dict)  # path -> first commit naming it
 
 
 class _Batch:
@@ -283,6 +284,8 @@ def _sync(
             who = mailmap.map(name, email)
             if who.id != author.id:
                 batch.co_authors[(sha, batch.co_author(who))] = None
+        for path in c.skipped:
+            out.skipped_paths.setdefault(path, sha)
         for ch in changes:
             if ch.status == "D" and _decision_path(ch.path):
                 out.deleted_decision_files[ch.path] = sha

@@ -56,6 +56,7 @@ class CommitInfo(NamedTuple):
     committer_at: str
     message: str
     changes: tuple[FileChange, ...]
+    skipped: tuple[str, ...] = ()  # paths no File id can hold (surrounding space, control char)
 
     @property
     def is_merge(self) -> bool:
@@ -89,9 +90,11 @@ def _count(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() else None  # "-": a binary file
 
 
-def _changes(rest: str) -> tuple[FileChange, ...]:
+def _changes(rest: str) -> tuple[tuple[FileChange, ...], tuple[str, ...]]:
+    """The commit's file changes, and the paths left out because no File id can hold them."""
     tokens = rest.lstrip("\x00\n").split("\x00")
     raw: dict[str, list[object]] = {}  # path -> [status, old path, blob, added, removed]
+    skipped: list[str] = []
     count = len(tokens)
     i = 0
     while i < count:
@@ -105,15 +108,19 @@ def _changes(rest: str) -> tuple[FileChange, ...]:
                     break  # a truncated entry: its paths never came
                 old, new = _path(tokens[i + 1]), _path(tokens[i + 2])
                 i += 3
-                if old is None:
-                    continue
+                if old is None:  # it came from a path no File id can hold: added, here
+                    skipped.append(tokens[i - 2])
+                    status = "A"
+                elif new is None and status == "R":  # it left for such a path: deleted, here
+                    raw[old] = ["D", None, None, None, None]
             else:
                 if i + 1 >= count:
                     break
                 old, new = None, _path(tokens[i + 1])
                 i += 2
-            if new is None:
-                continue  # a path with surrounding space or a control character: no File id
+            if new is None:  # a path with surrounding space or a control character: no File id
+                skipped.append(tokens[i - 1])
+                continue
             raw[new] = [  # a path listed twice keeps its last entry, in its first place
                 status,
                 old,
@@ -135,7 +142,8 @@ def _changes(rest: str) -> tuple[FileChange, ...]:
                 entry[3], entry[4] = _count(parts[0]), _count(parts[1])
             continue
         i += 1
-    return tuple([FileChange(p, *e) for p, e in raw.items()])  # type: ignore[arg-type]
+    changes = tuple([FileChange(p, *e) for p, e in raw.items()])  # type: ignore[arg-type]
+    return changes, tuple(dict.fromkeys(skipped))
 
 
 def parse_record(record: bytes) -> CommitInfo | None:
@@ -148,6 +156,7 @@ def parse_record(record: bytes) -> CommitInfo | None:
     sha, parents, an, ae, aat, cn, ce, cat, body = parts
     end = body.find("\x1f\x00")
     message, rest = (body[:end], body[end + 1 :]) if end >= 0 else (body.rstrip("\x1f"), "")
+    changes, skipped = _changes(rest) if rest else ((), ())
     return CommitInfo(
         sha=sha.strip(),
         parents=tuple(parents.split()),
@@ -158,7 +167,8 @@ def parse_record(record: bytes) -> CommitInfo | None:
         committer_email=ce,
         committer_at=cat,
         message=message.rstrip("\n"),
-        changes=_changes(rest) if rest else (),
+        changes=changes,
+        skipped=skipped,
     )
 
 

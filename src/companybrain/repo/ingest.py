@@ -37,6 +37,9 @@ class IngestReport:
     supersessions: int = 0
     instruction_versions: int = 0
     unresolved_references: list[str] = field(default_factory=list)
+    # Paths no File id can hold (surrounding space, a control character), each with the
+    # first commit that names it: their changes are not in the graph.
+    skipped_paths: list[dict[str, str]] = field(default_factory=list)
     swept: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -94,6 +97,9 @@ def ingest_repo(
                 total = int(gitcmd.text(top, "rev-list", "--count", *revs, "--").strip() or 0)
             passed = sync_commits(store, top, repo, run, revs, total, progress, fresh=fresh)
             report.commits_read = passed.commits
+            report.skipped_paths = [
+                {"path": path, "commit": sha} for path, sha in passed.skipped_paths.items()
+            ]
             if progress:
                 progress("landing", 0, None)
             sync_landed(store, top, head, since, created=fresh, ahead=brought)

@@ -62,6 +62,9 @@ def ingest_repo_cmd(state: CliState, path: Path, name: str | None, rev: str, as_
         _print_report(report)
 
 
+SKIPPED_SHOWN = 10
+
+
 def _print_report(r: IngestReport) -> None:
     out = Console(soft_wrap=True, highlight=False)
     rate = f" ({r.commits_read / r.seconds:.0f}/s)" if r.seconds and r.commits_read else ""
@@ -74,6 +77,15 @@ def _print_report(r: IngestReport) -> None:
     out.print(f"[bold]agent instructions[/] {r.instruction_versions} new version(s)")
     for ref in r.unresolved_references:
         out.print(f"  [yellow]unresolved[/] {escape(ref)}")
+    if r.skipped_paths:
+        out.print(
+            f"  [yellow]skipped[/] {len(r.skipped_paths)} path(s) with surrounding space or a "
+            "control character: their changes are not in the graph"
+        )
+    for skipped in r.skipped_paths[:SKIPPED_SHOWN]:
+        out.print(f"    {skipped['path']!r} (first in {skipped['commit'][:12]})", markup=False)
+    if len(r.skipped_paths) > SKIPPED_SHOWN:
+        out.print(f"    … and {len(r.skipped_paths) - SKIPPED_SHOWN} more (--json lists them all)")
     if r.swept:
         out.print("  rewritten history swept: " + ", ".join(f"{v} {k}" for k, v in r.swept.items()))
 
