@@ -3,8 +3,10 @@ attempts cap, stale completions, sections, filling again."""
 
 from __future__ import annotations
 
+import threading
+
 from companybrain.board.fill import fill
-from companybrain.board.options import BoardOptions
+from companybrain.board.options import BoardOptions, now_ms
 from companybrain.board.worker import Worker
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
@@ -167,3 +169,29 @@ def test_reading_a_changed_entry_again_replaces_its_findings_but_keeps_confirmed
     after = {(f.kind.value, f.value) for f in findings_q.findings_of(seeded, ADR_2.id)}
     assert ("measurement", "3.1x") in after and ("measurement", "2.6x") not in after
     assert ("relation", ADR_1.id) in after
+
+
+def test_a_worker_does_not_wait_for_an_item_only_others_may_take(
+    seeded: Store, board: Store, settings: Settings
+) -> None:
+    """rules-1 claimed the handoff rules-2 raised (only another agent may confirm it) and
+    died. rules-2 can never take it: its claim expiring is no work for rules-2, which used
+    to wait for it forever (the kill test hung once this way)."""
+    options = BoardOptions(claim_ttl_s=0.2, max_attempts=2, poll_s=0.01)
+    fill(seeded, board, options)
+    Worker(settings, options, "rules-2").run()  # raises handoffs such as ADR-2 supersedes ADR-1
+    handoffs = [i["id"] for i in board_q.items(board) if i["kind"] == "handoff"]
+    assert handoffs
+    board_q.ensure_agent(board, "rules-1", "rules")
+    claimed = board_q.claim(board, "rules-1", now_ms(), 200, 2)
+    assert claimed and claimed["id"] in handoffs  # and then rules-1 dies
+
+    survivor = threading.Thread(
+        target=Worker(settings, options, "rules-2").run, daemon=True
+    )  # a daemon: should it loop, the test fails instead of hanging
+    survivor.start()
+    survivor.join(10)
+    assert not survivor.is_alive(), "rules-2 waited for an item it may not take"
+    # rules-1, back, still finds it: its claim expired, so it takes the handoff again.
+    assert Worker(settings, options, "rules-1").run() == len(handoffs)
+    assert {items_by_id(board)[h]["status"] for h in handoffs} == {"done"}

@@ -165,10 +165,12 @@ def sweep(board: Store, now_ms: int, max_attempts: int) -> int:
 
 def work_left(board: Store, agent: str, max_attempts: int) -> int:
     """Items this agent could still take or must wait for: pending ones it may claim, and
-    claimed ones (a claim may expire and come back)."""
+    claimed ones it may take should the claim expire. A claimed item only others may take
+    (a handoff this agent raised, claimed by an agent that then died) is no reason to wait:
+    waiting for it never ended."""
     rows = board.read(
-        "MATCH (s:Item) WHERE (s.status = 'pending' AND s.attempts < $max "
-        "AND NOT $agent IN s.not_for) OR s.status = 'claimed' RETURN count(s) AS n",
+        "MATCH (s:Item) WHERE s.status IN ['pending', 'claimed'] AND NOT $agent IN s.not_for "
+        "AND (s.status = 'claimed' OR s.attempts < $max) RETURN count(s) AS n",
         {"agent": agent, "max": max_attempts},
     )
     return int(rows[0]["n"]) if rows else 0
