@@ -4,7 +4,6 @@ the same code path from here on."""
 
 from __future__ import annotations
 
-import gc
 import sys
 import time
 import uuid
@@ -20,6 +19,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from companybrain.config import Settings
+from companybrain.cycles import no_cycle_collection
 from companybrain.errors import BusyError, StoreError
 from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer, ServerLimits
 
@@ -40,22 +40,6 @@ _CONNECTION_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.Timeout
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """A reply becomes thousands of small lists and dicts, none in a cycle; the cyclic
-    collector, started every few hundred of them, would walk the whole heap again and again
-    for nothing (40% of reading a million-record company's catalog, more in a big process).
-    The switch is process-wide: other threads go without cyclic collection meanwhile, and
-    only whoever found it on switches it back on, so it can never be left off."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 
 
 def _plain(value: Any) -> Any:
@@ -294,7 +278,7 @@ class Store:
     def read(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         # Without cyclic collection: reads are short (the query timeout bounds them), while
         # a write may run for minutes with the reading thread allocating beside it.
-        with _no_cycle_collection():
+        with no_cycle_collection():
             return self.query(cypher, params, read_only=True)
 
     # -- change marker -------------------------------------------------------------------

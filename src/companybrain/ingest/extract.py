@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from companybrain.cycles import no_cycle_collection
 from companybrain.ingest.times import iso, to_ms
 from companybrain.model.facts import Proposal, Verified
 from companybrain.model.records import Org, Project, Record, Service
@@ -246,4 +247,5 @@ def init_worker(ctx: Context) -> None:
 def work(records: list[Record], states: dict[str, dict[str, Any]]) -> Extracted:
     assert _worker is not None, "init_worker did not run"
     ctx, propose = _worker
-    return extract_batch(records, states, ctx, propose)
+    with no_cycle_collection():  # a batch's rows hold no cycles (cycles.py)
+        return extract_batch(records, states, ctx, propose)

@@ -41,6 +41,7 @@ from itertools import islice
 from multiprocessing import get_context
 from typing import Any
 
+from companybrain.cycles import no_cycle_collection
 from companybrain.graph.connection import Prepared, Store
 from companybrain.graph.queries import records_q
 from companybrain.ingest.extract import Context, Extracted, extract_batch, init_worker, work
@@ -202,9 +203,15 @@ def run_batches(
     behind = _WriteBehind(writer)
     try:
         if workers <= 0:
-            for chunk in batches(records):
-                states = writer.states(chunk)
-                behind.submit(chunk, states, extract_batch(chunk, states, ctx, propose))
+            chunks = batches(records)
+            while True:
+                # A batch read, extracted and encoded: many objects, few cycles (cycles.py).
+                with no_cycle_collection():
+                    chunk = next(chunks, None)
+                    if chunk is None:
+                        break
+                    states = writer.states(chunk)
+                    behind.submit(chunk, states, extract_batch(chunk, states, ctx, propose))
         else:
             _in_pool(behind, records, ctx, workers)
     finally:
