@@ -134,6 +134,11 @@ _CLEAR_OLD = (
     "UNWIND $replaced AS id MATCH (d:Decision {source: id}) WHERE NOT d.id IN $decision_ids "
     "DETACH DELETE d WITH count(*) AS _ "
 )
+# Who worked with whom (ask_q.refresh_worked_with) is rebuilt when its stamp no longer
+# matches a few counts; a batch that may change who took part in a ticket without changing
+# a count (a ticket changing hands, or becoming restricted) removes the stamp instead.
+_STALE_WORKED_WITH = "OPTIONAL MATCH (w:Meta {key: 'worked_with'}) DELETE w WITH count(*) AS _ "
+_TICKET_WORK = frozenset(("ticket", "comment"))
 _WRITE_NEW = (
     # Identity needs MERGE only for the record itself and its decision; what hangs off the
     # record was cleared above (replaced) or never existed (new), so it is CREATEd.
@@ -200,8 +205,9 @@ def sources_write(rows: list[dict[str, Any]], replaced: list[str]) -> Prepared:
         claims += [{**c, "source": sid} for c in links["claims"]]
         decisions += [{**d, "source": sid} for d in links["decisions"]]
         rejections += [{**r, "record": sid} for r in links["rejections"]]
+    stale = bool(replaced) or any(source["kind"] in _TICKET_WORK for source in sources)
     return Store.prepare(
-        (_CLEAR_OLD if replaced else "") + _WRITE_NEW,
+        (_STALE_WORKED_WITH if stale else "") + (_CLEAR_OLD if replaced else "") + _WRITE_NEW,
         {
             "replaced": replaced,
             "decision_ids": [d["id"] for d in decisions],
@@ -260,6 +266,7 @@ def delete_sources(store: Store, ids: list[str]) -> int:
     """Remove records with everything derived from them."""
     if not ids:
         return 0
+    store.query(_STALE_WORKED_WITH + "RETURN 1 AS done")  # first: a crash after it rebuilds
     store.query(
         "UNWIND $ids AS id MATCH (s:Source {id: id}) "
         "OPTIONAL MATCH (s)-[:ATTESTS]->(c:OwnershipClaim) DETACH DELETE c",
