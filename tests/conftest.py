@@ -3,6 +3,7 @@ graph for every test, and a scripted chat-completions server for model paths."""
 
 from __future__ import annotations
 
+import gc
 import os
 import uuid
 from collections.abc import Iterator
@@ -95,3 +96,13 @@ def model_settings(settings: Settings, model_server: ScriptedModelServer) -> Set
     return settings.with_(
         model="scripted", model_base_url=model_server.base_url, model_api_key="test"
     )
+
+
+@pytest.fixture
+def collector_on() -> Iterator[None]:
+    """Python's cyclic garbage collector switched on for the test, as it was afterwards."""
+    was_on = gc.isenabled()
+    gc.enable()
+    yield
+    if not was_on:
+        gc.disable()

@@ -6,7 +6,6 @@ batch fails."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from companybrain.graph.connection import Store
 from companybrain.ingest import writer
 from companybrain.ingest.pipeline import ingest
 from companybrain.synth.write import generate
+from tests.support.collector import collections_while
 
 RECORDS = 2500
 
@@ -27,30 +27,6 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture
-def collector_on() -> Iterator[None]:
-    was_on = gc.isenabled()
-    gc.enable()
-    yield
-    if not was_on:
-        gc.disable()
-
-
-def _collections_while(step: Callable[[], object]) -> int:
-    started: list[int] = []
-
-    def count(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            started.append(info["generation"])
-
-    gc.callbacks.append(count)
-    try:
-        step()
-    finally:
-        gc.callbacks.remove(count)
-    return len(started)
-
-
 def test_ingestion_collects_about_once_a_batch(
     corpus: Path,
     store: Store,
@@ -58,14 +34,14 @@ def test_ingestion_collects_about_once_a_batch(
     collector_on: None,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    paused = _collections_while(lambda: ingest(store, corpus, settings, workers=0))
+    paused = collections_while(lambda: ingest(store, corpus, settings, workers=0))
     assert gc.isenabled()
     # The same run with the pause taken out: the collector starts many times a batch.
     monkeypatch.setattr(writer, "no_cycle_collection", _not_paused)
     other = store.for_graph(f"{settings.graph}_on")
     try:
         other.ensure_schema()
-        on = _collections_while(
+        on = collections_while(
             lambda: ingest(other, corpus, settings.with_(graph=other.graph_name), workers=0)
         )
     finally:
