@@ -9,7 +9,12 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+from rich.console import Console
+
 from companybrain.errors import InputError
+from companybrain.model.answer import Answer, RefusalCode
+from companybrain.surfaces.cli.ask import REPO_TOOLS, show
 from tests.ask.conftest import DEMO, NOW
 from tests.conftest import REPO_ROOT
 
@@ -72,3 +77,28 @@ def test_the_command_prints_one_line_errors(cli_env: dict[str, str]) -> None:
     )  # fmt: skip
     assert proc.returncode == 1
     assert proc.stderr.strip().startswith("error: --now") and len(proc.stderr.splitlines()) == 1
+
+
+def test_every_question_type_prints_in_text_mode(run_cli: Any) -> None:
+    """`who_knows` is both a records tool and a repository tool: the records one printed
+    through the repository's lines and failed on its missing commits."""
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    for question, expected in (
+        ("Who knows about the search index?", "Nadia Petrov (nadia): score"),
+        ("Who knows about 4149?", "Refused (NOT_IN_GRAPH)"),
+        ("Why did we stop publishing ledger events through Kafka?", "chain, newest first"),
+        ("Tell me about Kofi.", "Answer"),
+        ("Find records about the ledger replay", "Answer"),
+    ):
+        result = run_cli("ask", "--now", NOW, question)
+        assert result.exit_code == 0, (question, result.output, result.exception)
+        assert expected in result.output, (question, result.output)
+
+
+@pytest.mark.parametrize("tool", sorted(REPO_TOOLS))
+def test_a_refused_repository_answer_prints_its_reason(tool: str) -> None:
+    answer = Answer.refused("q", RefusalCode.NOT_IN_GRAPH, "nothing recorded", tool=tool)
+    answer.result = {}  # what a tool's refusal may carry
+    console = Console(record=True, width=100)
+    show(answer, console)
+    assert "Refused (NOT_IN_GRAPH): nothing recorded" in console.export_text()

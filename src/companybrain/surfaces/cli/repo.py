@@ -114,7 +114,9 @@ def _show(answer: Answer, as_json: bool) -> None:
 
 
 def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
-    """The items of a repository tool's result, one line each (also used by `brain ask`)."""
+    """The items of a repository tool's result, one line each (also used by `brain ask`,
+    where a refusal's result is empty and `who_knows` may be the records tool, whose
+    experts have no commits: no lines then)."""
     if tool in {"why", "what_breaks"}:
         lines = [
             f"{d['id']} · {d.get('status') or 'recorded'} · {d.get('date') or 'undated'}"
@@ -133,12 +135,13 @@ def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
     if tool == "who_knows":
         return [
             f"{e['score']:>6}  {e['name']} <{e['id']}>, {e['commits']} commit(s)"
-            for e in result["experts"]
+            for e in result.get("experts", [])
+            if "commits" in e
         ]
     if tool == "trace":
-        return [" ← ".join(result["chain"])]
+        return [" ← ".join(result["chain"])] if result.get("chain") else []
     if tool == "told":
-        return result["text"].splitlines()
+        return str(result.get("text") or "").splitlines()
     return []
 
 
