@@ -207,3 +207,23 @@ def test_typed_records_are_always_chat(run_cli, corpus: Path, store: Store) -> N
     assert "stored typed-1 as chat" in result.output
     rows = store.read("MATCH (s:Source {id: 'typed-1'}) RETURN s.kind AS kind, s.authority AS a")
     assert rows == [{"kind": "chat", "a": 35}]
+
+
+def test_a_typed_record_cannot_replace_a_record_name_nothing_or_say_nothing(  # type: ignore[no-untyped-def]
+    run_cli, corpus: Path, store: Store
+) -> None:
+    """A typed record is chat: given the id of a record of more authority it replaced it,
+    and changed the answer. An unknown `about` and an empty text were stored too."""
+    run_cli("ingest", str(corpus))
+    before = store.read("MATCH (s:Source) RETURN s.id AS id, s.kind AS kind, s.hash AS h")
+    taken = before[0]["id"]
+    for args, error in (
+        (["--id", taken, "lol"], f"a record with id {taken!r} exists already"),
+        (["--about", "nope", "the gateway"], "unknown service or project id 'nope'"),
+        (["   "], "the record's text is empty"),
+    ):
+        result = run_cli("add", "--as", "bo", "--now", "2026-10-15T10:00:00Z", *args)
+        assert result.exit_code != 0
+        assert isinstance(result.exception, InputError) and error in str(result.exception)
+    after = store.read("MATCH (s:Source) RETURN s.id AS id, s.kind AS kind, s.hash AS h")
+    assert sorted(after, key=str) == sorted(before, key=str)

@@ -83,6 +83,17 @@ def add_typed_record(store: Store, record: Record, settings: Settings) -> Ingest
         raise InputError("no organisation in this graph yet: ingest a corpus with org.yaml first")
     if record.author and org.person(record.author) is None:
         raise InputError(f"unknown person id {record.author!r}")
+    if not record.text.strip():
+        raise InputError("the record's text is empty: there is nothing to store")
+    for sid in record.about:  # what a corpus record's `about` must name too
+        if org.service(sid) is None and org.project(sid) is None:
+            raise InputError(f"field `about` names unknown service or project id {sid!r}")
+    # A typed record is chat: it must not replace what a record of more authority says.
+    if records_q.source_states(store, [record.id]):
+        raise InputError(
+            f"a record with id {record.id!r} exists already; a typed record cannot replace "
+            "it: choose another id"
+        )
     chat = Record(
         **{
             **asdict(record),
