@@ -90,6 +90,9 @@ def test_specific_days_are_read_as_the_end_of_that_day(question: str, day: date)
         ("Who owned it on 2026-09-25 or 2026-09-26?", "2026-09-25 and 2026-09-26"),
         ("Who owned it a few months ago?", "months ago"),
         ("Who owned it in May?", "in May"),
+        ("Who owns the billing gateway on 10000-01-01?", "10000-01-01"),
+        ("Who owns the billing gateway on 99999-09-25?", "99999-09-25"),
+        ("Who owns the billing gateway on 20260925?", "20260925"),
     ],
 )
 def test_vague_times_are_refused_with_the_phrase(question: str, phrase: str) -> None:
@@ -112,6 +115,8 @@ def test_a_question_without_a_time_is_about_now() -> None:
         "Who owns dir-2026-09?",  # a record id is not a date
         "Search records for 3DS challenge timeouts",
         "Who may know the ledger service?",  # "may" the verb, not the month
+        "Who knows about ticket 4149?",  # a number that is no date
+        "Who knows about 12345678?",
     ):
         reading = read(question)
         assert reading.phrase is None
