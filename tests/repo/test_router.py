@@ -93,3 +93,16 @@ def test_a_why_question_is_about_its_topic(built: Scenario) -> None:
     assert a is not None and a.subject == {
         "id": "exporter batch its writes", "type": "Topic", "name": "exporter batch its writes"
     }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Who knows src/nothing/router.py?", "What breaks if I change src/nothing/router.py?"],
+)
+def test_a_path_the_history_does_not_know_is_not_a_file_named_by_its_words(
+    built: Scenario, question: str
+) -> None:
+    """`router` is a word of the path asked about; src/router.py is not that path."""
+    a = route_repo_question(question, built.store, NOW)
+    assert a is not None and a.status == "refused", a.result
+    assert a.refusal is not None and a.refusal.code == RefusalCode.NOT_IN_GRAPH

@@ -42,6 +42,11 @@ def test_why_a_topic_a_symbol_and_what_is_not_recorded(built: Scenario) -> None:
     assert nothing.citations == []
     readme = tools.why(built.store, "README.md", now=NOW)
     assert readme.refusal is not None and readme.refusal.code == RefusalCode.NO_CLAIM
+    # A path the history does not know is not a topic of its words (`src`, `router`, `py`).
+    for unknown in ("src/nothing.py", "src/nothing/router.py"):
+        missing = tools.why(built.store, unknown, now=NOW)
+        assert missing.refusal is not None, (unknown, missing.result)
+        assert missing.refusal.code == RefusalCode.NO_CLAIM
 
 
 def test_what_breaks_lists_decisions_and_live_disproven_experiments(built: Scenario) -> None:

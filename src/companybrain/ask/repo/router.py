@@ -9,7 +9,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from companybrain.ask.repo import answers, connect, history_tools, review, told, tools
-from companybrain.ask.repo.subjects import clean, resolve_commit, resolve_decision, resolve_path
+from companybrain.ask.repo.subjects import (
+    clean,
+    looks_like_path,
+    resolve_commit,
+    resolve_decision,
+    resolve_path,
+)
 from companybrain.ask.repo.topic import stem, terms
 from companybrain.errors import BrainError
 from companybrain.graph.queries import repo_read
@@ -81,13 +87,17 @@ def _path_in(store: Store, question: str) -> str | None:
     """The first file or folder of the history that the question names."""
     for token in _TOKEN.findall(question):
         word = clean(token)
-        if ("/" in word or re.search(r"\.\w{1,10}$", word)) and resolve_path(store, word):
+        if looks_like_path(word) and resolve_path(store, word):
             return word
     return None
 
 
 def _file_by_word(store: Store, question: str) -> str | None:
-    """A file named by a plain word ("the exporter" → src/exporter.py), when only one fits."""
+    """A file named by a plain word ("the exporter" → src/exporter.py), when only one fits.
+    Not when the question names a path of its own: `src/foo/bar.py`, unknown to the
+    history, is not `py.typed` because both have the word `py`."""
+    if any(looks_like_path(token) for token in _TOKEN.findall(question)):
+        return None
     wanted = set(terms(question))
     if not wanted:
         return None

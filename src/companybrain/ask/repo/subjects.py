@@ -34,6 +34,16 @@ def clean(text: str) -> str:
     return text.strip().strip("`'\"“”‘’").strip().removeprefix("./").rstrip("?.,;:")
 
 
+def looks_like_path(text: str) -> bool:
+    """One word with a slash or a file extension: `src/exporter.py`, `README.md`."""
+    word = clean(text)
+    return (
+        bool(word)
+        and not any(c.isspace() for c in word)
+        and ("/" in word or re.search(r"\.\w{1,10}$", word) is not None)
+    )
+
+
 def resolve_path(store: Store, text: str) -> PathSubject | None:
     path = clean(text)
     if not path:
@@ -104,12 +114,19 @@ class Found:
 
 def find_decisions(store: Store, topic: str, limit: int = 5) -> list[Found]:
     """Decisions whose text covers the topic: names the identifiers it mentions, or holds at
-    least half of its words. Live decisions before superseded ones at equal strength."""
+    least half of its words. Live decisions before superseded ones at equal strength. A
+    path (`src/nothing.py`) must be named whole: its words (`src`, `py`) say nothing."""
+    path = looks_like_path(topic)
     query_terms = terms(topic)
-    names = identifiers(topic)
+    names = [clean(topic)] if path else identifiers(topic)
     found: list[Found] = []
     for row in repo_read.decisions(store):
         text, start = row.get("text") or "", int(row.get("line_start") or 1)
+        if path:
+            at = mentions_identifier(text, names[0])
+            if at >= 0:
+                found.append(Found(row, Match(10.0, 1.0, at), start + at))
+            continue
         for name in names:
             at = mentions_identifier(text, name)
             if at >= 0:
