@@ -137,7 +137,7 @@ _CLEAR_OLD = (
 # Who worked with whom (ask_q.refresh_worked_with) is rebuilt when its stamp no longer
 # matches a few counts; a batch that may change who took part in a ticket without changing
 # a count (a ticket changing hands, or becoming restricted) removes the stamp instead.
-_STALE_WORKED_WITH = "OPTIONAL MATCH (w:Meta {key: 'worked_with'}) DELETE w WITH count(*) AS _ "
+_STALE_WORKED_WITH = "OPTIONAL MATCH (w:Meta {key: 'worked_with'}) DELETE w "
 _TICKET_WORK = frozenset(("ticket", "comment"))
 _WRITE_NEW = (
     # Identity needs MERGE only for the record itself and its decision; what hangs off the
@@ -171,8 +171,9 @@ _WRITE_NEW = (
     "CREATE (rej:Rejection {id: r.id, record: r.record, check: r.check, reason: r.reason, "
     "fact_json: r.fact_json, proposer: r.proposer}) "
     "CREATE (rej)-[:REJECTED_FROM]->(s) "
-    "RETURN count(*) AS rejections"
+    "WITH count(*) AS rejections "
 )
+_DONE = "RETURN rejections"
 
 
 def write_sources(store: Store, rows: list[dict[str, Any]], replaced: list[str]) -> None:
@@ -207,7 +208,10 @@ def sources_write(rows: list[dict[str, Any]], replaced: list[str]) -> Prepared:
         rejections += [{**r, "record": sid} for r in links["rejections"]]
     stale = bool(replaced) or any(source["kind"] in _TICKET_WORK for source in sources)
     return Store.prepare(
-        (_STALE_WORKED_WITH if stale else "") + (_CLEAR_OLD if replaced else "") + _WRITE_NEW,
+        (_CLEAR_OLD if replaced else "")
+        + _WRITE_NEW
+        + (_STALE_WORKED_WITH if stale else "")
+        + _DONE,
         {
             "replaced": replaced,
             "decision_ids": [d["id"] for d in decisions],
