@@ -1,8 +1,8 @@
 """Values that cannot be stored are refused with one clear message naming the file and the
 field, and the rest of the corpus is still ingested. A NUL character would cut the query
 text short; a lone surrogate is not text; and FalkorDB (the pinned version) crashes when a
-uniquely indexed id starts or ends with white space or holds a control character, so ids
-never may."""
+uniquely indexed id starts or ends with white space, holds a control character or is over
+4,096 bytes long, so ids never may (they are kept to MAX_ID_BYTES)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 from companybrain.config import Settings
 from companybrain.errors import InputError
 from companybrain.graph.connection import Store
+from companybrain.graph.ident import MAX_ID_BYTES
 from companybrain.ingest.org import org_from_mapping
 from companybrain.ingest.pipeline import ingest
 from companybrain.ingest.records import BadRecord, to_record
@@ -35,6 +36,9 @@ BAD_RECORDS = [
     ({"note": ["a", "b\x00"]}, "note"),
     ({"title": "half \ud800 a pair"}, "title"),
     ({"text": "\udfff"}, "text"),
+    # Over 4,096 bytes, a unique id crashed the server (EnforceUniqueEntity), losing the run.
+    ({"id": "L" * 10_000}, "id"),
+    ({"id": "\u20ac" * 1_500}, "id"),  # 1,500 characters, 4,500 bytes
 ]
 
 
@@ -69,6 +73,38 @@ def test_ids_with_control_characters_are_refused_before_the_database(rid: str) -
             to_record(raw, org)
 
 
+def test_the_longest_id_is_stored_and_one_byte_more_is_refused(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    tried("refused_values.records", 2)
+    longest = "\U0001f600" * (MAX_ID_BYTES // 4)  # four bytes each
+    folder = write_corpus(tmp_path / "c", {})
+    lines = [{**GOOD, "id": longest}, {**GOOD, "id": longest + "x"}]
+    (folder / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+    report = ingest(store, folder, settings)
+    assert [p.where.rsplit("/", 1)[-1] for p in report.rejected] == ["records.jsonl:2"]
+    assert "1,001 bytes long, over the 1,000-byte limit" in report.rejected[0].message
+    assert set(sources(store)) == {longest}
+
+
+def test_a_markdown_record_with_an_overlong_id_names_the_file(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    tried("refused_values.records")
+    folder = write_corpus(
+        tmp_path / "c",
+        {
+            "good.md": md({"id": "G-1", "kind": "wiki", "at": "2026-10-05T10:00:00Z"}, "ok"),
+            "long.md": md({"id": "L" * 10_000, "kind": "wiki", "at": "2026-10-05T10:00:00Z"}, "x"),
+        },
+    )
+    report = ingest(store, folder, settings)
+    assert [p.where.rsplit("/", 1)[-1] for p in report.rejected] == ["long.md"]
+    assert "`id`" in report.rejected[0].message and "limit" in report.rejected[0].message
+    assert len(report.rejected[0].message) < 200  # the id is not quoted whole
+    assert set(sources(store)) == {"G-1"}
+
+
 def test_markdown_front_matter_with_a_nul_names_the_file(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:
@@ -96,6 +132,10 @@ def test_markdown_front_matter_with_a_nul_names_the_file(
         (lambda o: o["people"][0].update(groups=["pay\n"]), "people[0].groups"),
         (lambda o: o["services"][0].update(name="Billing\x00"), "services[0]"),
         (lambda o: o.update(company="Test\x00co"), "company"),
+        (lambda o: o["people"][2].update(id="c" * 10_000), "people[2]"),
+        (lambda o: o["services"][1].update(id="s" * 10_000), "services[1]"),
+        (lambda o: o["projects"][0].update(id="p" * 5_000), "projects[0]"),
+        (lambda o: o["people"][0].update(groups=["g" * 5_000]), "people[0].groups"),
     ],
 )
 def test_org_values_that_cannot_be_stored_name_the_field(change, where: str) -> None:  # type: ignore[no-untyped-def]
@@ -142,6 +182,7 @@ def test_an_overlong_question_is_refused_clearly(store: Store, settings: Setting
     [
         (["--id", "typed\x01one"], "`id`"),
         (["--id", "typed one\t"], "`id`"),
+        (["--id", "t" * 10_000], "`id`"),
         (["--id", "typed-ok"], "`text`"),  # the text below holds a NUL
     ],
 )

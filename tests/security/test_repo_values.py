@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companybrain.graph.connection import Store
+from companybrain.graph.ident import MAX_ID_BYTES
 from companybrain.repo.ingest import ingest_repo
 from tests.repo.gitrepo import GitRepo
 from tests.security.hostile import NASTY, tried
@@ -131,3 +132,34 @@ def test_the_command_line_names_the_skipped_paths(run_cli, tmp_path: Path) -> No
     assert repr("ctl0\x01.txt") in done.output  # shown escaped, never raw
     assert "\x01" not in done.output
     assert "and 2 more (--json lists them all)" in done.output
+
+
+def test_values_too_long_for_an_id_neither_crash_the_server_nor_are_lost(
+    store: Store, tmp_path: Path
+) -> None:
+    """Over 4,096 bytes, a unique id crashed the server (EnforceUniqueEntity). git keeps
+    paths of any length in its trees: such a path is skipped like any unsafe one. Every
+    commit needs its author, and a decision log's entry its heading: a stand-in id (start
+    and digest) keeps them."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("fine.txt", "x\n")
+    blob = repo.git("hash-object", "-w", "fine.txt")
+    long_path = "/".join(["d" * 200] * 30) + "/f.txt"  # 6,035 bytes: only git can hold it
+    repo.git("update-index", "--add", "--cacheinfo", f"100644,{blob},{long_path}")
+    repo.write("DECISIONS.md", "# Decisions\n\n## " + "H" * 5_000 + "\n\nWe will keep it.\n")
+    head = repo.commit("long", "2026-01-05T10:00:00Z", author=("Ann", "a" * 5_000 + "@x.org"))
+    repo.write("other.txt", "y\n")
+    repo.commit("short", "2026-01-06T10:00:00Z", author=("N" * 5_000, ""))
+    tried("repo_values.paths")
+    tried("repo_values.messages_and_trailers", 2)
+    report = ingest_repo(store, repo.root)
+    assert [(s["path"], s["commit"]) for s in report.skipped_paths] == [(long_path, head)]
+    files = {r["id"] for r in store.read("MATCH (f:File) RETURN f.id AS id")}
+    assert files == {"fine.txt", "DECISIONS.md", "other.txt"}
+    people = store.read("MATCH (p:Person)-[:AUTHORED]->(c:Commit) RETURN p.id AS id, p.name AS n")
+    assert len(people) == 2
+    assert all(len(p["id"].encode()) <= MAX_ID_BYTES for p in people)
+    assert {p["n"][:1] for p in people} == {"A", "N"}  # the names are kept whole
+    (decision,) = store.read("MATCH (d:Decision) RETURN d.id AS id, d.heading AS heading")
+    assert decision["id"].startswith("DECISIONS.md#HHH") and len(decision["id"]) < MAX_ID_BYTES
+    assert decision["heading"] == "H" * 5_000

@@ -6,6 +6,7 @@ a property. Values always travel as `$params`."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
@@ -51,12 +52,37 @@ def ident_list(var: str, props: tuple[str, ...] | list[str]) -> str:
     return ", ".join(f"{ident(var)}.{ident(p)}" for p in props)
 
 
+# The pinned FalkorDB also crashes (the whole server, in EnforceUniqueEntity) on a unique id
+# over 4,096 bytes. Ids are limited to a quarter of that, in UTF-8 bytes: some ids are built
+# from others (an ownership claim's is record|service|owner) and must stay under it too.
+MAX_ID_BYTES = 1_000
+
+
+def id_too_long(value: str) -> bool:
+    """Is `value` over MAX_ID_BYTES in UTF-8? (Under a quarter of that in characters, it
+    cannot be: the common case needs no encoding.)"""
+    return (
+        len(value) > MAX_ID_BYTES // 4
+        and len(value.encode("utf-8", "surrogatepass")) > MAX_ID_BYTES
+    )
+
+
+def digest_id(value: str, keep: int = 200) -> str:
+    """A stand-in for an id built from data that no id can hold (too long, a control
+    character): its printable start and a digest of the whole, so that two such values
+    still get two ids."""
+    digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    start = "".join(c for c in value[:keep] if unicodedata.category(c) != "Cc").strip()
+    return f"{start}~{digest}"
+
+
 def storable_id(value: str) -> bool:
     """Can `value` be the `id` of a node under a unique constraint? The pinned FalkorDB
-    crashes (the whole server) on one with surrounding white space or a control character,
-    so such values are refused or skipped before they reach it."""
+    crashes (the whole server) on one with surrounding white space, a control character or
+    over MAX_ID_BYTES, so such values are refused or skipped before they reach it."""
     return (
         bool(value)
         and value == value.strip()
         and not any(unicodedata.category(c) == "Cc" for c in value)
+        and not id_too_long(value)
     )

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from companybrain.errors import InputError
+from companybrain.graph.ident import MAX_ID_BYTES, id_too_long
 from companybrain.model.records import DEFAULT_AUTHORITY, Org, Person, Project, Service, Team
 from companybrain.policy.text import unstorable
 
@@ -59,6 +60,8 @@ def _id(item: dict[str, Any], where: str, seen: set[str]) -> str:
     if value is None:
         raise InputError(f"{where}: missing `id`")
     ident = str(value)
+    if id_too_long(ident):
+        raise InputError(f"{where}: id {ident[:40]!r}... is {_over_limit(ident)}")
     if not ID_PATTERN.match(ident):
         raise InputError(f"{where}: id {ident!r} must match [a-z0-9][a-z0-9._-]*")
     if ident in seen:
@@ -95,7 +98,16 @@ def _groups(value: Any, where: str) -> tuple[str, ...]:
             raise InputError(
                 f"{where}: group {group!r} has surrounding space or a control character"
             )
+        if id_too_long(group):
+            raise InputError(f"{where}: group {group[:40]!r}... is {_over_limit(group)}")
     return groups
+
+
+def _over_limit(ident: str) -> str:
+    """Ids (and group names, which are ids too) over MAX_ID_BYTES would crash the database
+    (graph/ident.py)."""
+    size = len(ident.encode("utf-8", "surrogatepass"))
+    return f"{size:,} bytes long, over the {MAX_ID_BYTES:,}-byte limit for an id"
 
 
 def org_from_mapping(data: dict[str, Any], where: str = "org.yaml") -> Org:

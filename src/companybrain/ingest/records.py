@@ -15,6 +15,7 @@ import frontmatter
 import yaml
 
 from companybrain.errors import InputError
+from companybrain.graph.ident import MAX_ID_BYTES, id_too_long
 from companybrain.ingest.org import YAML_ERRORS, YAML_LOADER
 from companybrain.ingest.times import TimeProblem, parse_instant
 from companybrain.model.records import Org, Record
@@ -165,6 +166,7 @@ def to_record(raw: dict[str, Any], org: Org) -> tuple[Record, list[Problem]]:
         raise BadRecord(
             f"field `id` {rid.strip()!r} holds a control character (tab, line break, ...)"
         )
+    _short_id(rid.strip())
     kind = _str(raw, "kind")
     if not kind:
         raise BadRecord("missing required field `kind`")
@@ -232,8 +234,20 @@ def check_typed(record: Record) -> None:
         _storable({k: v for k, v in raw.items() if v is not None})
         if not record.id.strip() or any(unicodedata.category(c) == "Cc" for c in record.id):
             raise BadRecord(f"field `id` {record.id!r} is empty or holds a control character")
+        _short_id(record.id)
     except BadRecord as exc:
         raise InputError(f"{record.origin or 'record'}: {exc}") from exc
+
+
+def _short_id(rid: str) -> None:
+    """An id over MAX_ID_BYTES would crash the database (graph/ident.py): refused, naming
+    its start only (the whole of it would drown the message)."""
+    if id_too_long(rid):
+        size = len(rid.encode("utf-8", "surrogatepass"))
+        raise BadRecord(
+            f"field `id` {rid[:40]!r}... is {size:,} bytes long, over the {MAX_ID_BYTES:,}-byte"
+            " limit for an id"
+        )
 
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # what `policy.text.unstorable` refuses

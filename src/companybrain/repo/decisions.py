@@ -8,6 +8,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
+from companybrain.graph.ident import digest_id, storable_id
 from companybrain.repo import dates
 from companybrain.repo.decision_files import LOG_NAMES
 from companybrain.repo.markdown import Heading, front_matter, headings, last_content_line
@@ -252,6 +253,14 @@ def _entry_level(hs: list[Heading]) -> int | None:
     return level
 
 
+def _entry_id(path: str, heading: str) -> str:
+    """`PATH#Heading`, or `PATH#start~digest` for a heading no id can hold (a control
+    character, or too long: see graph/ident.py), so that the decision is still kept. The
+    path is short enough already (decision_files.kind_of)."""
+    full = f"{path}#{heading}"
+    return full if storable_id(full) else f"{path}#{digest_id(heading, keep=100)}"
+
+
 def parse_log(path: str, text: str) -> list[DecisionEntry]:
     """One decision per entry-level section of a decision log. Ids are `PATH#Heading text`;
     a heading repeated in the same file gets ` (2)`, ` (3)` … in order."""
@@ -278,7 +287,7 @@ def parse_log(path: str, text: str) -> list[DecisionEntry]:
         title_num = _NUMBER_TITLE.match(title)
         out.append(
             DecisionEntry(
-                id=f"{path}#{heading_id}",
+                id=_entry_id(path, heading_id),
                 path=path,
                 title=title[title_num.end() :].strip() if title_num else title,
                 heading=heading_id,

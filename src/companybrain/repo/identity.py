@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from companybrain.graph.ident import digest_id, id_too_long
 from companybrain.repo import gitcmd
 from companybrain.repo.agents import agent_kind
 
@@ -31,7 +32,8 @@ class Identity:
 
 def person_id(name: str, email: str) -> str:
     email = _printable(email)
-    return email if email else f"{_printable(name)}@unknown"
+    found = email if email else f"{_printable(name)}@unknown"
+    return digest_id(found) if id_too_long(found) else found  # (one over the limit: ident.py)
 
 
 def _printable(text: str) -> str:
