@@ -128,7 +128,7 @@ def test_the_command_line_names_the_skipped_paths(run_cli, tmp_path: Path) -> No
     tried("repo_values.paths", 13)
     done = run_cli("ingest-repo", str(repo.root))
     assert done.exit_code == 0, done.output
-    assert "skipped 12 path(s) with surrounding space or a control character" in done.output
+    assert "skipped 12 path(s) with surrounding space, a control character or over" in done.output
     assert repr("ctl0\x01.txt") in done.output  # shown escaped, never raw
     assert "\x01" not in done.output
     assert "and 2 more (--json lists them all)" in done.output

@@ -56,7 +56,7 @@ class CommitInfo(NamedTuple):
     committer_at: str
     message: str
     changes: tuple[FileChange, ...]
-    skipped: tuple[str, ...] = ()  # paths no File id can hold (surrounding space, control char)
+    skipped: tuple[str, ...] = ()  # paths no File id can hold (graph/ident.py)
 
     @property
     def is_merge(self) -> bool:
@@ -82,7 +82,7 @@ def _decode(raw: bytes) -> str:
 @lru_cache(maxsize=1 << 16)
 def _path(path: str) -> str | None:
     """A path as printed by git, or None when it cannot be a File id (surrounding space, a
-    control character). Histories name the same paths over and over: cached."""
+    control character, too long). Histories name the same paths over and over: cached."""
     return path if storable_id(path) else None
 
 
@@ -118,7 +118,7 @@ def _changes(rest: str) -> tuple[tuple[FileChange, ...], tuple[str, ...]]:
                     break
                 old, new = None, _path(tokens[i + 1])
                 i += 2
-            if new is None:  # a path with surrounding space or a control character: no File id
+            if new is None:  # a path no File id can hold (graph/ident.py)
                 skipped.append(tokens[i - 1])
                 continue
             raw[new] = [  # a path listed twice keeps its last entry, in its first place

@@ -37,8 +37,8 @@ class IngestReport:
     supersessions: int = 0
     instruction_versions: int = 0
     unresolved_references: list[str] = field(default_factory=list)
-    # Paths no File id can hold (surrounding space, a control character), each with the
-    # first commit that names it: their changes are not in the graph.
+    # Paths no File id can hold (surrounding space, a control character, too long), each
+    # with the first commit that names it: their changes are not in the graph.
     skipped_paths: list[dict[str, str]] = field(default_factory=list)
     swept: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0

@@ -63,6 +63,7 @@ def ingest_repo_cmd(state: CliState, path: Path, name: str | None, rev: str, as_
 
 
 SKIPPED_SHOWN = 10
+SHOWN_CHARS = 200  # of a skipped path: one can be thousands of characters long
 
 
 def _print_report(r: IngestReport) -> None:
@@ -79,11 +80,13 @@ def _print_report(r: IngestReport) -> None:
         out.print(f"  [yellow]unresolved[/] {escape(ref)}")
     if r.skipped_paths:
         out.print(
-            f"  [yellow]skipped[/] {len(r.skipped_paths)} path(s) with surrounding space or a "
-            "control character: their changes are not in the graph"
+            f"  [yellow]skipped[/] {len(r.skipped_paths)} path(s) with surrounding space, a "
+            "control character or over 1,000 bytes: their changes are not in the graph"
         )
     for skipped in r.skipped_paths[:SKIPPED_SHOWN]:
-        out.print(f"    {skipped['path']!r} (first in {skipped['commit'][:12]})", markup=False)
+        path = skipped["path"]
+        shown = repr(path[:SHOWN_CHARS]) + ("…" if len(path) > SHOWN_CHARS else "")
+        out.print(f"    {shown} (first in {skipped['commit'][:12]})", markup=False)
     if len(r.skipped_paths) > SKIPPED_SHOWN:
         out.print(f"    … and {len(r.skipped_paths) - SKIPPED_SHOWN} more (--json lists them all)")
     if r.swept:
