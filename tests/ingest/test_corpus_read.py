@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -133,3 +138,64 @@ def test_an_org_with_an_impossible_date_is_one_clear_error(tmp_path: Path) -> No
     with pytest.raises(InputError, match=r"malformed YAML: month must be in 1\.\.12") as info:
         read_corpus(root)
     assert "org.yaml" in str(info.value)
+
+
+def _read_as_a_plain_user(root: Path) -> tuple[list[str], dict[str, str]]:
+    """Record ids and rejections (file name → message) of `read_corpus(root)`, read where
+    file permissions bite: as root, in a child process without the capabilities that
+    bypass them (setpriv)."""
+    code = (
+        "import json, sys; from pathlib import Path\n"
+        "from companybrain.ingest.corpus import read_corpus\n"
+        "r = read_corpus(sys.argv[1])\n"
+        "print(json.dumps([[x.id for x in r.records],"
+        " {Path(p.where).name: p.message for p in r.rejected}]))\n"
+    )
+    command = [sys.executable, "-c", code, str(root)]
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root without setpriv: permissions cannot bite")
+        command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *command]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
+    ids, rejected = json.loads(done.stdout)
+    return sorted(ids), rejected
+
+
+def test_unreadable_files_and_folders_are_named_and_the_rest_is_read(tmp_path: Path) -> None:
+    """PermissionError and IsADirectoryError used to end the whole run."""
+    root = write_corpus(
+        tmp_path,
+        {
+            "a.md": md({"id": "A-1", "kind": "wiki", "at": "2026-10-13T09:12:00Z"}, "a"),
+            "b.md": GOOD,
+        },
+        jsonl=[{"id": "msg-1", "kind": "chat", "at": "2026-10-14T16:00:00Z", "text": "hi"}],
+    )
+    (root / "more.jsonl").mkdir()
+    (root / "records" / "folder.md").mkdir()
+    (root / "later.jsonl").write_text(
+        '{"id": "L-1", "kind": "chat", "at": "2026-10-14T16:00:00Z"}\n'
+    )
+    (root / "records" / "a.md").chmod(0)
+    (root / "later.jsonl").chmod(0)
+    try:
+        ids, rejected = _read_as_a_plain_user(root)
+    finally:
+        (root / "records" / "a.md").chmod(0o644)
+        (root / "later.jsonl").chmod(0o644)
+    assert ids == ["CC-1", "msg-1"]
+    assert rejected == {
+        "a.md": "cannot be read: Permission denied",
+        "later.jsonl": "cannot be read: Permission denied",
+        "more.jsonl": "a folder, not a record file",
+        "folder.md": "a folder, not a record file",
+    }
+
+
+def test_an_unreadable_org_is_one_clear_error(tmp_path: Path) -> None:
+    root = write_corpus(tmp_path, {"cc.md": GOOD})
+    (root / "org.yaml").unlink()
+    (root / "org.yaml").mkdir()
+    with pytest.raises(InputError, match=r"org\.yaml: a folder, not a YAML file"):
+        read_corpus(root)

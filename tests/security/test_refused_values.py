@@ -39,6 +39,11 @@ BAD_RECORDS = [
     # Over 4,096 bytes, a unique id crashed the server (EnforceUniqueEntity), losing the run.
     ({"id": "L" * 10_000}, "id"),
     ({"id": "\u20ac" * 1_500}, "id"),  # 1,500 characters, 4,500 bytes
+    # A time whose instant is outside year 1 to 9999 in UTC: OverflowError when stored.
+    ({"at": "0001-01-01T00:00:00+01:00"}, "at"),
+    ({"effective_at": "9999-12-31T23:59:59-01:00"}, "effective_at"),
+    # Nested hundreds deep: recursion further on.
+    ({"deep": json.loads("[" * 500 + "]" * 500)}, "deep"),
 ]
 
 
@@ -103,6 +108,20 @@ def test_a_markdown_record_with_an_overlong_id_names_the_file(
     assert "`id`" in report.rejected[0].message and "limit" in report.rejected[0].message
     assert len(report.rejected[0].message) < 200  # the id is not quoted whole
     assert set(sources(store)) == {"G-1"}
+
+
+def test_a_json_line_nested_beyond_the_parser_names_its_line(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    tried("refused_values.records")
+    folder = write_corpus(tmp_path / "c", {})
+    deep = '{"id": "D-1", "kind": "wiki", "at": "2026-10-05T10:00:00Z", "x": '
+    deep += "[" * 100_000 + "]" * 100_000 + "}"
+    (folder / "records.jsonl").write_text(deep + "\n" + json.dumps(GOOD) + "\n")
+    report = ingest(store, folder, settings)
+    assert [p.where.rsplit("/", 1)[-1] for p in report.rejected] == ["records.jsonl:1"]
+    assert "nested" in report.rejected[0].message
+    assert set(sources(store)) == {"OK-1"}
 
 
 def test_markdown_front_matter_with_a_nul_names_the_file(

@@ -102,12 +102,15 @@ class CorpusStream(_Sorted):
         """How many records there are, for a progress bar: Markdown files plus lines."""
         total = 0
         for file in self.files:
-            if file.suffix != ".jsonl":
+            if file.suffix != ".jsonl" or not file.is_file():  # (a pipe would never end)
                 total += 1
                 continue
-            with file.open("rb") as handle:
-                while chunk := handle.read(1 << 20):
-                    total += chunk.count(b"\n")
+            try:
+                with file.open("rb") as handle:
+                    while chunk := handle.read(1 << 20):
+                        total += chunk.count(b"\n")
+            except OSError:  # reading it will say what is wrong, naming it
+                total += 1
         return total
 
     def records(self) -> Iterator[Record]:

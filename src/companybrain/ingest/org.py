@@ -21,12 +21,17 @@ YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # PyYAML raises more than YAMLError on odd values (a date out of range such as 2024-13-01,
 # a !!timestamp with a seconds offset): all of it is malformed input, not a crash.
 YAML_ERRORS = (yaml.YAMLError, ValueError, TypeError, AttributeError, OverflowError)
+
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
 def read_org(path: Path) -> Org:
+    if path.is_dir():
+        raise InputError(f"{path}: a folder, not a YAML file")
     try:
         raw = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read: {exc.strerror or type(exc).__name__}") from exc
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     try:

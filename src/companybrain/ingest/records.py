@@ -54,7 +54,12 @@ class BadRecord(ValueError):
 def read_markdown(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], list[Problem]]:
     """One record per Markdown file: front matter + body."""
     where = str(path)
-    data = path.read_bytes()
+    if problem := _unreadable(path):
+        return [], [problem]
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return [], [_os_problem(where, exc)]
     if not data.strip():
         return [], [Problem(where, "empty file")]
     if len(data) > max_bytes:
@@ -100,34 +105,60 @@ _FRONT_MATTER = _FrontMatter()
 def iter_jsonl(path: Path, max_bytes: int) -> Iterator[dict[str, Any] | Problem]:
     """One record (or the Problem of one bad line) at a time, read a line at a time, so
     that a file of any size streams in flat memory."""
+    if problem := _unreadable(path):
+        yield problem
+        return
     seen_any = False
-    with path.open("rb") as handle:
-        for number, raw_line in enumerate(handle, start=1):
-            line = raw_line[:-1] if raw_line.endswith(b"\n") else raw_line
-            where = f"{path}:{number}"
-            if not line.strip():
-                continue
-            seen_any = True
-            if len(line) > max_bytes:
-                yield Problem(where, f"record is {len(line):,} bytes, over the {max_bytes:,} limit")
-                continue
-            try:
-                decoded = line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                yield Problem(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
-                continue
-            try:
-                obj = json.loads(decoded)
-            except json.JSONDecodeError as exc:
-                yield Problem(where, f"malformed JSON: {exc.msg} at column {exc.colno}")
-                continue
-            if not isinstance(obj, dict):
-                yield Problem(where, "malformed JSON: a record must be an object")
-                continue
-            obj["__where__"] = where
-            yield obj
+    number = 0
+    try:
+        with path.open("rb") as handle:
+            for number, raw_line in enumerate(handle, start=1):
+                line = raw_line[:-1] if raw_line.endswith(b"\n") else raw_line
+                if not line.strip():
+                    continue
+                seen_any = True
+                yield _json_line(line, f"{path}:{number}", max_bytes)
+    except OSError as exc:  # unreadable, or broken off mid-way: what was read stays read
+        yield _os_problem(f"{path}:{number + 1}" if number else str(path), exc)
+        return
     if not seen_any:
         yield Problem(str(path), "empty file")
+
+
+def _json_line(line: bytes, where: str, max_bytes: int) -> dict[str, Any] | Problem:
+    if len(line) > max_bytes:
+        return Problem(where, f"record is {len(line):,} bytes, over the {max_bytes:,} limit")
+    try:
+        decoded = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Problem(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+    try:
+        obj = json.loads(decoded)
+    except json.JSONDecodeError as exc:
+        return Problem(where, f"malformed JSON: {exc.msg} at column {exc.colno}")
+    except RecursionError:
+        return Problem(where, f"malformed JSON: nested over {MAX_NESTING} levels deep")
+    if not isinstance(obj, dict):
+        return Problem(where, "malformed JSON: a record must be an object")
+    obj["__where__"] = where
+    return obj
+
+
+MAX_NESTING = 100  # lists and mappings inside a field; far past any real record's
+
+
+def _unreadable(path: Path) -> Problem | None:
+    """A folder (or a device, a pipe) named like a record file is not one; opening a pipe
+    would wait forever."""
+    if path.is_dir():
+        return Problem(str(path), "a folder, not a record file")
+    if path.exists() and not path.is_file():
+        return Problem(str(path), "not a regular file")
+    return None
+
+
+def _os_problem(where: str, exc: OSError) -> Problem:
+    return Problem(where, f"cannot be read: {exc.strerror or type(exc).__name__}")
 
 
 def _first_line(exc: Exception) -> str:
@@ -261,22 +292,33 @@ def _storable(raw: dict[str, Any]) -> None:
             continue
         if type(key) is str and type(value) is str and not _UNSTORABLE.search(key + value):
             continue  # the common case, in one search (`unstorable`'s two faults)
-        for text in (key, *_texts(value)):
-            if not isinstance(text, str):
-                continue
-            if problem := unstorable(text):
-                name = str(key).encode("unicode_escape").decode("ascii")
+        name = str(key).encode("unicode_escape").decode("ascii")
+        for leaf in (key, *_leaves(value, name)):
+            if isinstance(leaf, str) and (problem := unstorable(leaf)):
                 raise BadRecord(f"field `{name}` {problem}")
 
 
-def _texts(value: Any) -> list[Any]:
-    if isinstance(value, dict):
-        return [t for k, v in value.items() for t in (k, *_texts(v))]
-    if isinstance(value, list | tuple):
-        return [t for v in value for t in _texts(v)]
-    return [value]
+def _leaves(value: Any, name: str) -> list[Any]:
+    """Every key and plain value inside `value`, walked with a stack rather than recursion:
+    a JSON line or front matter nested a thousand deep would exhaust Python's stack here or
+    further on, so it is refused past MAX_NESTING levels."""
+    out: list[Any] = []
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if not isinstance(item, dict | list | tuple):
+            out.append(item)
+            continue
+        if depth >= MAX_NESTING:
+            raise BadRecord(f"field `{name}` is nested over {MAX_NESTING} levels deep")
+        if isinstance(item, dict):
+            out += item
+            item = item.values()
+        stack += [(v, depth + 1) for v in item]
+    return out
 
 
 def record_files(folder: Path) -> Iterator[Path]:
-    """records/**/*.md in a stable order."""
-    yield from sorted(p for p in folder.rglob("*.md") if p.is_file())
+    """records/**/*.md in a stable order. A folder named like a record file is listed too,
+    so that reading it rejects it by name (its records, inside it, are listed as well)."""
+    yield from sorted(folder.rglob("*.md"))
