@@ -199,3 +199,31 @@ def test_an_unreadable_org_is_one_clear_error(tmp_path: Path) -> None:
     (root / "org.yaml").mkdir()
     with pytest.raises(InputError, match=r"org\.yaml: a folder, not a YAML file"):
         read_corpus(root)
+
+
+def test_yaml_aliases_in_front_matter_are_refused(tmp_path: Path) -> None:
+    """Seven levels of aliases in 300 bytes were stored as 28 MB of extra fields."""
+    laughs = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(
+        f"{b}: &{b} [{', '.join([f'*{a}'] * 9)}]\n" for a, b in zip("abcdef", "bcdefg", strict=True)
+    )
+    root = write_corpus(
+        tmp_path,
+        {
+            "cc.md": GOOD,
+            "lol.md": "---\nid: L-1\nkind: wiki\nat: 2026-10-13T09:12:00Z\n" + laughs + "---\nx\n",
+        },
+    )
+    result = read_corpus(root)
+    assert [r.id for r in result.records] == ["CC-1"]
+    (problem,) = result.rejected
+    assert problem.where.endswith("lol.md") and "YAML aliases (*name) are not allowed" in (
+        problem.message
+    )
+
+
+def test_an_org_with_yaml_aliases_is_one_clear_error(tmp_path: Path) -> None:
+    root = write_corpus(tmp_path, {"cc.md": GOOD})
+    org = root / "org.yaml"
+    org.write_text(org.read_text() + "extra: &x [1, 2]\nmore: *x\n")
+    with pytest.raises(InputError, match=r"org\.yaml: malformed YAML: YAML aliases"):
+        read_corpus(root)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from companybrain.repo.decision_files import kind_of
 from companybrain.repo.decisions import parse_file
 from companybrain.repo.links import supersessions
+from companybrain.repo.markdown import front_matter
 from tests.repo import scenario
 
 
@@ -191,3 +192,14 @@ def test_entries_headed_only_by_the_same_date_stay_apart() -> None:
 def test_a_decisions_folder_file_with_one_entry_is_one_decision() -> None:
     (e,) = parse_file("DECISIONS/use-x.md", "# Use X\n\nDate: 2025-01-02\n\nBecause.\n", "log")
     assert (e.id, e.title, e.date) == ("DECISIONS/use-x.md", "Use X", "2025-01-02")
+
+
+def test_front_matter_with_yaml_aliases_is_no_front_matter() -> None:
+    """Aliases nested a few levels expand a few hundred bytes into millions of values."""
+    laughs = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(
+        f"{b}: &{b} [{', '.join([f'*{a}'] * 9)}]\n" for a, b in zip("abcdef", "bcdefg", strict=True)
+    )
+    text = "---\nstatus: accepted\n" + laughs + "supersedes: *g\n---\n\n# Use X\n\nWe will.\n"
+    assert front_matter(text.splitlines()) == ({}, 11)  # as malformed front matter is
+    entry = _one("docs/adr/0001-use-x.md", text)
+    assert entry.title == "Use X" and entry.supersedes == ()

@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import frontmatter
-import yaml
 
 from companybrain.errors import InputError
 from companybrain.graph.ident import MAX_ID_BYTES, id_too_long
-from companybrain.ingest.org import YAML_ERRORS, YAML_LOADER
+from companybrain.ingest.org import YAML_ERRORS, load_yaml
 from companybrain.ingest.times import TimeProblem, parse_instant
 from companybrain.model.records import Org, Record
 from companybrain.policy.text import unstorable
@@ -96,7 +95,7 @@ class _FrontMatter(frontmatter.YAMLHandler):
     """python-frontmatter's YAML handler, parsing with libyaml where it is built in."""
 
     def load(self, fm: str, **kwargs: object) -> Any:
-        return yaml.load(fm, Loader=YAML_LOADER)
+        return load_yaml(fm)
 
 
 _FRONT_MATTER = _FrontMatter()

@@ -7,9 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
-from companybrain.ingest.org import YAML_ERRORS
+from companybrain.ingest.org import YAML_ERRORS, load_yaml
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
@@ -50,7 +48,7 @@ def front_matter(lines: list[str]) -> tuple[dict[str, Any], int]:
     for i in range(1, min(len(lines), 200)):
         if lines[i].strip() in {"---", "..."}:
             try:
-                data = yaml.safe_load("\n".join(lines[1:i]))
+                data = load_yaml("\n".join(lines[1:i]))  # (aliases refused: no front matter)
             except YAML_ERRORS:  # malformed front matter is no front matter
                 return {}, i + 1
             return (data if isinstance(data, dict) else {}), i + 1
