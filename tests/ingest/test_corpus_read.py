@@ -201,6 +201,17 @@ def test_an_unreadable_org_is_one_clear_error(tmp_path: Path) -> None:
         read_corpus(root)
 
 
+def test_a_byte_order_mark_starts_a_json_lines_file_as_it_may_a_markdown_file(
+    tmp_path: Path,
+) -> None:
+    root = write_corpus(tmp_path, {"cc.md": "\ufeff" + GOOD})
+    line = '{"id": "msg-1", "kind": "chat", "at": "2026-10-14T16:00:00Z"}\n'
+    (root / "records.jsonl").write_bytes("\ufeff".encode() + line.encode())
+    result = read_corpus(root)
+    assert result.problems == []
+    assert sorted(r.id for r in result.records) == ["CC-1", "msg-1"]
+
+
 def test_yaml_aliases_in_front_matter_are_refused(tmp_path: Path) -> None:
     """Seven levels of aliases in 300 bytes were stored as 28 MB of extra fields."""
     laughs = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(
@@ -219,6 +230,16 @@ def test_yaml_aliases_in_front_matter_are_refused(tmp_path: Path) -> None:
     assert problem.where.endswith("lol.md") and "YAML aliases (*name) are not allowed" in (
         problem.message
     )
+
+
+@pytest.mark.parametrize("value", [10**23, -1, 101])
+def test_an_authority_out_of_range_is_one_clear_error(tmp_path: Path, value: int) -> None:
+    """10**23 used to be stored as 9223372036854775807 without a word."""
+    root = write_corpus(tmp_path, {"cc.md": GOOD}, org={**ORG, "authority": {"chat": value}})
+    with pytest.raises(
+        InputError, match=rf"org\.yaml: authority\.chat must be from 0 to 100, got {value}"
+    ):
+        read_corpus(root)
 
 
 def test_an_org_with_yaml_aliases_is_one_clear_error(tmp_path: Path) -> None:

@@ -42,6 +42,9 @@ BAD_RECORDS = [
     # A time whose instant is outside year 1 to 9999 in UTC: OverflowError when stored.
     ({"at": "0001-01-01T00:00:00+01:00"}, "at"),
     ({"effective_at": "9999-12-31T23:59:59-01:00"}, "effective_at"),
+    # NaN would be stored as `{"weight": NaN}`, which no JSON reader takes.
+    ({"weight": float("nan")}, "weight"),
+    ({"scores": [1, float("inf")]}, "scores"),
     # Nested hundreds deep: recursion further on.
     ({"deep": json.loads("[" * 500 + "]" * 500)}, "deep"),
 ]

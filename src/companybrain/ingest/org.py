@@ -12,7 +12,15 @@ import yaml
 
 from companybrain.errors import InputError
 from companybrain.graph.ident import MAX_ID_BYTES, id_too_long
-from companybrain.model.records import DEFAULT_AUTHORITY, Org, Person, Project, Service, Team
+from companybrain.model.records import (
+    AUTHORITY_RANGE,
+    DEFAULT_AUTHORITY,
+    Org,
+    Person,
+    Project,
+    Service,
+    Team,
+)
 from companybrain.policy.text import unstorable
 
 # libyaml's parser where PyYAML was built with it: an organisation of thousands of people
@@ -203,6 +211,11 @@ def org_from_mapping(data: dict[str, Any], where: str = "org.yaml") -> Org:
     for kind, value in overrides.items():
         if not isinstance(value, int) or isinstance(value, bool):
             raise InputError(f"{where}: authority.{kind} must be a whole number, got {value!r}")
+        if value not in AUTHORITY_RANGE:
+            raise InputError(
+                f"{where}: authority.{kind} must be from {AUTHORITY_RANGE.start} to "
+                f"{AUTHORITY_RANGE.stop - 1}, got {value}"
+            )
         authority[str(kind)] = value
     return Org(
         company=company.strip(),

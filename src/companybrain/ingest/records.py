@@ -4,6 +4,7 @@ what is wrong; it never stops the rest of the corpus."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -67,7 +68,8 @@ def read_markdown(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], lis
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return [], [Problem(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]
-    if not text.lstrip("\ufeff").startswith("---"):
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors write
+    if not text.startswith("---"):
         return [], [Problem(where, "malformed front matter: the file must start with '---'")]
     try:
         post = frontmatter.loads(text, handler=_FRONT_MATTER)
@@ -113,6 +115,8 @@ def iter_jsonl(path: Path, max_bytes: int) -> Iterator[dict[str, Any] | Problem]
         with path.open("rb") as handle:
             for number, raw_line in enumerate(handle, start=1):
                 line = raw_line[:-1] if raw_line.endswith(b"\n") else raw_line
+                if number == 1 and line.startswith(_BOM):  # as a Markdown file may have
+                    line = line[len(_BOM) :]
                 if not line.strip():
                     continue
                 seen_any = True
@@ -144,6 +148,7 @@ def _json_line(line: bytes, where: str, max_bytes: int) -> dict[str, Any] | Prob
 
 
 MAX_NESTING = 100  # lists and mappings inside a field; far past any real record's
+_BOM = "\ufeff".encode()
 
 
 def _unreadable(path: Path) -> Problem | None:
@@ -295,6 +300,8 @@ def _storable(raw: dict[str, Any]) -> None:
         for leaf in (key, *_leaves(value, name)):
             if isinstance(leaf, str) and (problem := unstorable(leaf)):
                 raise BadRecord(f"field `{name}` {problem}")
+            if isinstance(leaf, float) and not math.isfinite(leaf):
+                raise BadRecord(f"field `{name}` holds {leaf}, which is not a JSON number")
 
 
 def _leaves(value: Any, name: str) -> list[Any]:

@@ -20,6 +20,9 @@ DEFAULT_AUTHORITY: dict[str, int] = {
     "wiki": 20,
 }
 UNKNOWN_KIND_AUTHORITY = 0
+# What org.yaml may set a kind to: the scale the defaults sit on, from an unknown kind (0) up.
+# (Unchecked, 10**23 was stored as the largest 64-bit integer without a word.)
+AUTHORITY_RANGE = range(0, 101)
 
 
 @dataclass(frozen=True)
