@@ -102,3 +102,20 @@ def test_a_refused_repository_answer_prints_its_reason(tool: str) -> None:
     console = Console(record=True, width=100)
     show(answer, console)
     assert "Refused (NOT_IN_GRAPH): nothing recorded" in console.export_text()
+
+
+def test_a_clock_off_the_calendar_is_one_clear_error(run_cli: Any) -> None:
+    """Near the ends of the calendar converting the clock, or the day after it, overflowed."""
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    for args in (
+        ("ask", "--now", "0001-01-01T00:00:00+01:00", "Who owns the billing gateway?"),
+        ("ask", "--now", "9999-12-31T23:59:59-01:00", "Who owns the billing gateway?"),
+        ("ask", "--now", "9999-12-31T12:00:00Z", "Who owns the billing gateway tomorrow?"),
+        ("add", "hello", "--as", "kofi", "--now", "0001-01-01T00:00:00+01:00"),
+        ("add", "hello", "--as", "kofi", "--now", "9999-12-31T23:59:59-01:00"),
+    ):
+        bad = run_cli(*args)
+        assert isinstance(bad.exception, InputError), (args, bad.exception)
+        assert str(bad.exception).startswith("--now:") and "outside the years" in str(bad.exception)
+    tomorrow = run_cli("ask", "--now", "9998-12-31T12:00:00Z", "Who owns BGW tomorrow?")
+    assert tomorrow.exit_code == 0 and "Refused (VAGUE_DATE)" in tomorrow.output

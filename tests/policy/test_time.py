@@ -12,6 +12,7 @@ from companybrain.policy.time import (
     VagueDate,
     end_of_day,
     format_instant,
+    off_calendar,
     parse_as_of,
     parse_question_time,
     to_ms,
@@ -168,6 +169,25 @@ def test_as_of_accepts_days_and_instants_only() -> None:
 def test_now_must_be_aware() -> None:
     with pytest.raises(ValueError):
         parse_question_time("today", datetime(2026, 10, 20))
+
+
+def test_relative_days_off_the_calendar_are_refused_not_overflowed() -> None:
+    """A clock near an end of the calendar: a day before or after it may not exist."""
+    late, early = datetime(9998, 12, 31, 12, tzinfo=UTC), datetime(2, 1, 3, 12, tzinfo=UTC)
+    assert vague("Who owns it tomorrow?", late).phrase == "tomorrow"
+    assert vague("Who owned it 999 days ago?", early).phrase == "999 days ago"
+    assert vague("Who owned it 3 days ago?", early, tz="Pacific/Kiritimati").phrase
+    assert vague("Who owned it at 0002-01-01T00:00:00+01:00?", early).phrase
+
+
+def test_a_clock_off_the_calendar_is_named() -> None:
+    plus1, minus1 = timezone(timedelta(hours=1)), timezone(timedelta(hours=-1))
+    assert off_calendar(datetime(1, 1, 1, tzinfo=plus1))  # converting it would overflow
+    assert off_calendar(datetime(9999, 12, 31, 23, 59, 59, tzinfo=minus1))
+    assert off_calendar(datetime(9999, 1, 1, tzinfo=UTC))
+    assert off_calendar(datetime(2, 1, 1, 0, 30, tzinfo=plus1))
+    assert off_calendar(NOW) is None
+    assert off_calendar(datetime(9998, 12, 31, 23, 59, tzinfo=UTC)) is None
 
 
 def test_format_instant() -> None:

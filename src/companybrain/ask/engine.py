@@ -24,6 +24,7 @@ from companybrain.policy.time import (
     QuestionTime,
     VagueDate,
     format_instant,
+    off_calendar,
     parse_as_of,
     parse_question_time,
 )
@@ -40,19 +41,25 @@ _CODE = re.compile(
 )
 
 
-def parse_now(value: str | datetime | None) -> datetime:
-    """The clock a question is read against: aware, or an InputError naming --now."""
+def parse_now(value: str | datetime | None, field: str = "--now") -> datetime:
+    """The clock a question is read against: aware and on the calendar, or an InputError
+    naming `field` (the option, request field or file line it came from)."""
     if value is None:
         return datetime.now(UTC)
     if isinstance(value, datetime):
         moment = value
-    else:
+    elif isinstance(value, str):
         try:
             moment = datetime.fromisoformat(value.strip().replace("z", "Z"))
         except ValueError as exc:
-            raise InputError(f"--now: {value!r} is not an ISO 8601 time") from exc
+            raise InputError(f"{field}: {value!r} is not an ISO 8601 time") from exc
+    else:
+        raise InputError(f"{field}: expected an ISO 8601 time, got {type(value).__name__}")
     if moment.tzinfo is None or moment.utcoffset() is None:
-        raise InputError(f"--now: {value!s} has no UTC offset (add Z or +HH:MM)")
+        raise InputError(f"{field}: {value!s} has no UTC offset (add Z or +HH:MM)")
+    problem = off_calendar(moment)
+    if problem:
+        raise InputError(f"{field}: {value!s}: {problem}")
     return moment
 
 

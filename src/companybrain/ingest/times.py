@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+from companybrain.policy.time import off_calendar
+
 
 class TimeProblem(ValueError):
     pass
@@ -27,10 +29,9 @@ def parse_instant(value: object, field: str) -> datetime:
         raise TimeProblem(f"{field}: expected an ISO 8601 time, got {type(value).__name__}")
     if parsed.tzinfo is None or parsed.utcoffset() is None:
         raise TimeProblem(f"{field}: time {value!s} has no UTC offset (add Z or +HH:MM)")
-    try:  # 0001-01-01T00:00+01:00 is in year 0 in UTC: no datetime can hold the instant
-        parsed.astimezone(UTC)
-    except OverflowError as exc:
-        raise TimeProblem(f"{field}: time {value!s} is out of range in UTC") from exc
+    problem = off_calendar(parsed)
+    if problem:
+        raise TimeProblem(f"{field}: time {value!s}: {problem}")
     return parsed
 
 

@@ -149,6 +149,14 @@ def to_ms(moment: datetime) -> int:
     return int(moment.astimezone(UTC).timestamp() * 1000)
 
 
+def off_calendar(moment: datetime) -> str | None:
+    """Why an aware clock or record time cannot be read against, or None. A day either side
+    of it and that day's end in any zone must still be on the calendar."""
+    if FIRST_INSTANT <= moment <= LAST_INSTANT:  # compared without converting: no overflow
+        return None
+    return f"it is outside the years {_FIRST_YEAR:04d} to {_LAST_YEAR} (UTC)"
+
+
 def end_of_day(day: date, tz: str = "UTC") -> datetime:
     """The last millisecond of `day` in the time zone `tz`."""
     start_next = datetime.combine(day + timedelta(days=1), time(0), tzinfo=zone(tz))
@@ -238,6 +246,8 @@ def _read_instants(text: str, now: datetime, tz: str) -> tuple[str, Found | Vagu
             moment = base.replace(tzinfo=UTC)
         else:
             moment = datetime.fromisoformat(base.isoformat() + _colon(offset))
+        if off_calendar(moment):
+            return text, VagueDate(m.group(0), "it is not a time on the calendar")
         found.append((m.group(0), moment, None))
     return _blank(text, _ISO_INSTANT), found
 
@@ -305,7 +315,9 @@ def _read_relative_days(text: str, now: datetime, tz: str) -> tuple[str, Found |
             back = 2
         else:
             back = {"yesterday": 1, "today": 0, "tomorrow": -1}[word]
-        day = today - timedelta(days=back)
+        day = _shifted(today, back)
+        if day is None:
+            return text, VagueDate(m.group(0), "it is not a date on the calendar")
         found.append((m.group(0), end_of_day(day, tz), day))
     return _blank(text, _RELATIVE), found
 
@@ -324,6 +336,17 @@ _READERS: tuple[Reader, ...] = (
 
 # Years a question may name: the ends of the calendar would overflow a day's last instant.
 _FIRST_YEAR, _LAST_YEAR = 2, 9998
+FIRST_INSTANT = datetime(_FIRST_YEAR, 1, 1, tzinfo=UTC)
+LAST_INSTANT = datetime(_LAST_YEAR, 12, 31, 23, 59, 59, 999_999, tzinfo=UTC)
+
+
+def _shifted(today: date, back: int) -> date | None:
+    """`back` days before `today`, or None off the years a question may name."""
+    try:
+        day = today - timedelta(days=back)
+    except OverflowError:
+        return None
+    return day if _FIRST_YEAR <= day.year <= _LAST_YEAR else None
 
 
 def _day(year: int, month: int, dom: int) -> date | None:

@@ -102,6 +102,12 @@ def test_bad_requests_get_one_clear_error(corpus: Path, settings: Settings) -> N
     unknown = client.post("/api/records", json={"text": "hi", "author": "nobody"})
     assert unknown.status_code == 400
     assert unknown.json() == {"error": "unknown person id 'nobody'"}
+    for now in ("0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"):  # overflowed: 500
+        off = client.post("/api/ask", json={"question": "Who owns BGW?", "now": now})
+        assert off.status_code == 400
+        assert off.json() == {"error": f"now: {now}: it is outside the years 0002 to 9998 (UTC)"}
+    bad = client.post("/api/ask", json={"question": "Who owns BGW?", "now": "soon"})
+    assert bad.status_code == 400 and bad.json()["error"].startswith("now: ")
 
 
 def test_an_unreachable_database_is_503_with_one_line(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +15,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from companybrain.ask.engine import parse_now
 from companybrain.ask.repo import connect, history_tools, review_markdown, told, tools
 from companybrain.ask.repo.review import review as review_tool
-from companybrain.errors import InputError
 from companybrain.model.answer import Answer
 from companybrain.repo.ingest import IngestReport, ingest_repo
 from companybrain.surfaces.cli.context import CliState, pass_state
@@ -227,7 +226,7 @@ def told_cmd(
     state: CliState, topic: str, when: str | None, file: str | None, now: str | None, as_json: bool
 ) -> None:
     """What an agent instruction file said at a commit or on a day (about TOPIC)."""
-    clock = _clock(now)
+    clock = parse_now(now)
     _show(
         told.told(state.brain().store, when or clock.isoformat(), topic, file, now=clock), as_json
     )
@@ -253,18 +252,6 @@ def review_cmd(state: CliState, rev: str, base: str | None, repo: Path | None, f
         click.echo(review_markdown.render(answer))
     else:
         click.echo(review_markdown.render(answer).split("\n", 1)[1])
-
-
-def _clock(now: str | None) -> datetime:
-    if now is None:
-        return datetime.now(UTC)
-    try:
-        moment = datetime.fromisoformat(now)
-    except ValueError as exc:
-        raise InputError(f"--now: {now!r} is not an ISO 8601 time") from exc
-    if moment.tzinfo is None:
-        raise InputError(f"--now: {now} has no UTC offset (add Z or +HH:MM)")
-    return moment
 
 
 COMMANDS = [

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
+from companybrain.ask.engine import parse_now
 from companybrain.surfaces.web import board_view, company, graph_view, review_view
 from companybrain.surfaces.web.context import WebContext, now_utc
 
@@ -56,9 +57,8 @@ def router(web: WebContext) -> APIRouter:
     def ask(body: AskBody) -> dict[str, Any]:
         """The answer object of spec/answers.md."""
         brain, who = asker(body.graph, body.as_)
-        return brain.ask(
-            body.question, now=body.now, as_of=body.as_of, as_person=who.person
-        ).to_dict()
+        now = parse_now(body.now, "now") if body.now is not None else None  # 400 naming it
+        return brain.ask(body.question, now=now, as_of=body.as_of, as_person=who.person).to_dict()
 
     @r.post("/records")
     def add_record(body: RecordBody) -> dict[str, Any]:
