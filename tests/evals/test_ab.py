@@ -57,6 +57,9 @@ def test_a_bad_question_line_names_the_file_line_and_field(tmp_path: Path) -> No
     path.write_text('{"id": "a", "question": "Who?", "rests_on": "X"}\nnot json\n')
     with pytest.raises(InputError, match=r"q\.jsonl:2: not valid JSON"):
         read_questions(path)
+    path.write_text('{"id": "a", "question": "Who?", "rests_on": "X", "now": "soon"}\n')
+    with pytest.raises(InputError, match=r"q\.jsonl:1: `now`: 'soon' is not an ISO"):
+        read_questions(path)
 
 
 def test_keyword_search_returns_the_top_five_with_their_text(demo: Store) -> None:

@@ -59,3 +59,34 @@ def test_a_bad_question_set_is_one_clear_error(tmp_path: Path) -> None:
     bad.write_text('{"id": "a", "question": "x", "expect": {"ownr": "k"}}\n')
     with pytest.raises(InputError, match="unknown expect key"):
         load_questions(bad)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"question": 5}, r"q.jsonl:2: `question` must be a string, got int"),
+        ({"as": ["kofi"]}, r"q.jsonl:2: `as` must be a string or null, got list"),
+        ({"now": "soon"}, r"q.jsonl:2: `now`: 'soon' is not an ISO 8601 time"),
+        ({"now": 20261020}, r"q.jsonl:2: `now`: expected an ISO 8601 time, got int"),
+        ({"now": "0001-01-01T00:00:00+01:00"}, r"q.jsonl:2: `now`: .* outside the years"),
+    ],
+)
+def test_a_bad_field_names_the_file_line_and_field(
+    tmp_path: Path, fields: dict[str, Any], message: str
+) -> None:
+    """Checked when the set is read: asked, a number for a question raised AttributeError
+    and a bad clock said only `--now`."""
+    good = {"id": "a", "question": "Who owns BGW?", "now": "2026-10-20T12:00:00Z", "expect": {}}
+    bad = tmp_path / "q.jsonl"
+    lines = [good, {**good, "id": "b", **fields}]
+    bad.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(InputError, match=message):
+        load_questions(bad)
+
+
+def test_the_command_names_the_line_of_a_bad_question(run_cli: Any, tmp_path: Path) -> None:
+    bad = tmp_path / "q.jsonl"
+    bad.write_text(json.dumps({"id": "a", "question": 5, "expect": {}}) + "\n")
+    result = run_cli("eval", "questions", str(bad), "--no-ingest")
+    assert isinstance(result.exception, InputError)
+    assert str(result.exception) == f"{bad}:1: `question` must be a string, got int"

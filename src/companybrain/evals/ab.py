@@ -21,6 +21,7 @@ from typing import Any
 import bm25s
 
 from companybrain.ask.agent import AgentAnswer, OnStep, run_agent
+from companybrain.ask.engine import parse_now
 from companybrain.ask.registry import ToolContext, ToolSpec, schema
 from companybrain.errors import InputError
 from companybrain.evals.jsonl import json_objects
@@ -58,6 +59,8 @@ def read_questions(path: Path) -> list[AbQuestion]:
         rests_on = (rests,) if isinstance(rests, str) else tuple(rests)
         if not rests_on or not all(isinstance(r, str) and r for r in rests_on):
             raise InputError(f"{where}: rests_on must be a record id or a list of them")
+        if data.get("now") is not None:  # read before anything is asked, naming the line
+            parse_now(data["now"], f"{where}: `now`")
         out.append(
             AbQuestion(
                 id=str(data["id"]),

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companybrain.ask.engine import ask
+from companybrain.ask.engine import ask, parse_now
 from companybrain.ask.router import Router
 from companybrain.config import Settings
 from companybrain.errors import InputError
@@ -96,10 +96,27 @@ def load_questions(path: Path) -> list[dict[str, Any]]:
         unknown = set(item["expect"]) - EXPECT_KEYS
         if unknown:
             raise InputError(f"{where}: unknown expect key(s) {sorted(unknown)}")
+        _check_fields(where, item)
         questions.append(item)
     if not questions:
         raise InputError(f"{path}: no questions")
     return questions
+
+
+def _check_fields(where: str, item: dict[str, Any]) -> None:
+    """Each field the question is asked with, checked before anything is asked: a bad one
+    is an error naming the file, line and field, not a failure halfway through the set."""
+    if not isinstance(item["question"], str):
+        raise InputError(f"{where}: `question` must be a string, got {_kind(item['question'])}")
+    for key in ("as", "as_of"):
+        if item.get(key) is not None and not isinstance(item[key], str):
+            raise InputError(f"{where}: `{key}` must be a string or null, got {_kind(item[key])}")
+    if item.get("now") is not None:
+        parse_now(item["now"], f"{where}: `now`")
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
 
 
 def run(
