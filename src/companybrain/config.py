@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from companybrain.errors import ConfigError
 
@@ -16,6 +18,19 @@ DEFAULT_MAX_RECORD_BYTES = 1_000_000
 # Reasoning models can spend a small budget thinking before they call a tool.
 DEFAULT_MODEL_MAX_TOKENS = 2048
 DEFAULT_MODEL_EXTRA = {"chat_template_kwargs": {"enable_thinking": False}}
+
+
+# What FalkorDB takes: past these it wraps or fails to load (and the server never comes up),
+# so a setting beyond one is refused here, naming it.
+_UINT32_MAX = 2**32 - 1  # TIMEOUT_DEFAULT, TIMEOUT_MAX, MAX_QUEUED_QUERIES
+_INT64_MAX = 2**63 - 1  # RESULTSET_SIZE, QUERY_MEM_CAPACITY
+# An evidence query asks for LIMIT cap + 1 rows, and FalkorDB's LIMIT wraps past 2**32 - 1
+# (a cap of 2**32 read one row: a wrong owner). Kept well inside it.
+MAX_ROW_CAP = 2**31 - 1
+# Linux keeps a unix socket's path in 108 bytes with the closing NUL.
+MAX_SOCKET_PATH_BYTES = 107
+SOCKET_NAME = "falkordb.sock"
+URL_SCHEMES = ("redis", "rediss", "unix", "falkor", "falkors")
 
 
 def _flag(value: str | None) -> bool:
@@ -103,22 +118,69 @@ class Settings:
         return settings
 
     def validate(self) -> None:
-        for name, value in (
-            ("BRAIN_QUERY_TIMEOUT_MS", self.query_timeout_ms),
-            ("BRAIN_QUERY_TIMEOUT_MAX_MS", self.query_timeout_max_ms),
-            ("BRAIN_RESULTSET_SIZE", self.resultset_size),
-            ("BRAIN_QUERY_MEM_BYTES", self.query_mem_bytes),
-            ("BRAIN_MAX_QUEUED_QUERIES", self.max_queued_queries),
+        for name, value, low, high in (
+            ("BRAIN_QUERY_TIMEOUT_MS", self.query_timeout_ms, 1, _UINT32_MAX),
+            ("BRAIN_QUERY_TIMEOUT_MAX_MS", self.query_timeout_max_ms, 1, _UINT32_MAX),
+            ("BRAIN_RESULTSET_SIZE", self.resultset_size, 1, _INT64_MAX),
+            ("BRAIN_QUERY_MEM_BYTES", self.query_mem_bytes, 1, _INT64_MAX),
+            ("BRAIN_MAX_QUEUED_QUERIES", self.max_queued_queries, 1, _UINT32_MAX),
+            ("BRAIN_ROW_CAP", self.row_cap, 1, MAX_ROW_CAP),
+            ("BRAIN_MAX_RECORD_BYTES", self.max_record_bytes, 1, _INT64_MAX),
         ):
-            if value < 1:
-                raise ConfigError(f"{name} must be at least 1")
+            if not low <= value <= high:
+                raise ConfigError(f"{name} must be from {low} to {high:,}, got {value}")
         if self.query_timeout_max_ms < self.query_timeout_ms:
             raise ConfigError("BRAIN_QUERY_TIMEOUT_MAX_MS must be at least BRAIN_QUERY_TIMEOUT_MS")
+        if self.row_cap >= self.resultset_size:  # cut short silently, ROW_CAP never said
+            raise ConfigError(
+                f"BRAIN_ROW_CAP ({self.row_cap}) must be below BRAIN_RESULTSET_SIZE "
+                f"({self.resultset_size}): the server returns no more rows than that"
+            )
         if self.proposer not in {"rules", "model"}:
             raise ConfigError(f"BRAIN_PROPOSER must be 'rules' or 'model', got {self.proposer!r}")
         if self.router not in {"rules", "model"}:
             raise ConfigError(f"BRAIN_ROUTER must be 'rules' or 'model', got {self.router!r}")
         if self.model_max_tokens < 2048:
             raise ConfigError("BRAIN_MODEL_MAX_TOKENS must be at least 2048")
-        if self.row_cap < 1:
-            raise ConfigError("BRAIN_ROW_CAP must be at least 1")
+        if self.falkordb_url is not None:
+            url_problem = falkordb_url_problem(self.falkordb_url)
+            if url_problem:
+                raise ConfigError(f"FALKORDB_URL {redact_url(self.falkordb_url)!r}: {url_problem}")
+        else:
+            socket = os.fsencode(self.home.resolve() / SOCKET_NAME)  # as the server uses it
+            if len(socket) > MAX_SOCKET_PATH_BYTES:
+                raise ConfigError(
+                    f"BRAIN_HOME {self.home} is too long: the database's socket path would be "
+                    f"{len(socket)} bytes, and a unix socket takes at most "
+                    f"{MAX_SOCKET_PATH_BYTES}; use a shorter folder"
+                )
+
+
+def falkordb_url_problem(url: str) -> str | None:
+    """Why the client could not read `url`, or None (its own rules, read without it)."""
+    if not url.strip():
+        return "it is blank; unset it to use the embedded database"
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    if scheme not in URL_SCHEMES:
+        return "it must start with " + ", ".join(f"{s}://" for s in URL_SCHEMES)
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:  # "Port out of range 0-65535", "Invalid IPv6 URL", ...
+        return f"{exc}"
+    if scheme != "unix" and port == 0:
+        return "port 0 is not a port a server listens on"
+    if scheme == "unix" and not parts.path:
+        return "a unix:// URL needs the socket's path, e.g. unix:///path/to/falkordb.sock"
+    return None
+
+
+def redact_url(url: str) -> str:
+    """Hide a password in a URL before it reaches a message."""
+    url = re.sub(r"(?i)([?&]password=)[^&]*", r"\1***", url)
+    if "@" not in url:
+        return url
+    scheme, sep, rest = url.partition("://") if "://" in url else ("", "", url)
+    creds, host = rest.rsplit("@", 1)
+    user = creds.split(":", 1)[0]
+    return f"{scheme}{sep}{user}:***@{host}" if ":" in creds else url

@@ -50,9 +50,33 @@ def test_a_runaway_query_is_stopped_with_one_clear_error(tight: Store) -> None:
 
 
 def test_limits_come_from_the_environment_and_are_checked() -> None:
-    settings = Settings.from_env({"BRAIN_QUERY_TIMEOUT_MS": "2500", "BRAIN_RESULTSET_SIZE": "9"})
-    assert (settings.query_timeout_ms, settings.resultset_size) == (2500, 9)
+    settings = Settings.from_env({"BRAIN_QUERY_TIMEOUT_MS": "2500", "BRAIN_RESULTSET_SIZE": "90"})
+    assert (settings.query_timeout_ms, settings.resultset_size) == (2500, 90)
     with pytest.raises(ConfigError, match="BRAIN_MAX_QUEUED_QUERIES"):
         Settings.from_env({"BRAIN_MAX_QUEUED_QUERIES": "0"})
     with pytest.raises(ConfigError, match="BRAIN_QUERY_TIMEOUT_MAX_MS"):
         Settings.from_env({"BRAIN_QUERY_TIMEOUT_MS": "10", "BRAIN_QUERY_TIMEOUT_MAX_MS": "5"})
+
+
+def test_the_highest_limits_accepted_are_ones_the_server_takes(tmp_path: Path) -> None:
+    """Past these FalkorDB failed to load (after a 30 s wait) or wrapped them: a queue of
+    2**32 refused every query, a row cap of 2**32 read one row."""
+    highest = {
+        "BRAIN_QUERY_TIMEOUT_MS": 2**32 - 1, "BRAIN_QUERY_TIMEOUT_MAX_MS": 2**32 - 1,
+        "BRAIN_MAX_QUEUED_QUERIES": 2**32 - 1, "BRAIN_RESULTSET_SIZE": 2**63 - 1,
+        "BRAIN_QUERY_MEM_BYTES": 2**63 - 1, "BRAIN_ROW_CAP": 2**31 - 1,
+    }  # fmt: skip
+    env = {"BRAIN_HOME": str(tmp_path), "BRAIN_GRAPH": "highest"}
+    settings = Settings.from_env({**env, **{k: str(v) for k, v in highest.items()}})
+    store = Store(settings)
+    try:
+        assert _config(store, "TIMEOUT_MAX") == 2**32 - 1
+        assert _config(store, "MAX_QUEUED_QUERIES") == 2**32 - 1
+        assert _config(store, "RESULTSET_SIZE") == 2**63 - 1
+        with store.long_queries():  # sends TIMEOUT_MAX with the query
+            store.query("UNWIND range(1, 3) AS i CREATE (:Source {id: toString(i)})")
+        rows = store.read("MATCH (s:Source) RETURN s.id AS id LIMIT $n", {"n": 2**31})
+        assert len(rows) == 3
+    finally:
+        store.close()
+        EmbeddedServer(tmp_path).stop()

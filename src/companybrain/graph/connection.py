@@ -18,9 +18,9 @@ from falkordb.helpers import stringify_param_value
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from companybrain.config import Settings
+from companybrain.config import SOCKET_NAME, Settings, redact_url
 from companybrain.cycles import no_cycle_collection
-from companybrain.errors import BusyError, StoreError
+from companybrain.errors import BusyError, ConfigError, StoreError
 from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer, ServerLimits
 
 Row = dict[str, Any]
@@ -145,7 +145,10 @@ class Store:
         }
         if self.embedded is None:
             assert self.settings.falkordb_url
-            self._db = FalkorDB.from_url(self.settings.falkordb_url, **options)
+            try:
+                self._db = FalkorDB.from_url(self.settings.falkordb_url, **options)
+            except ValueError as exc:  # what the settings' check left to the client (?options)
+                raise ConfigError(f"FALKORDB_URL {self.where!r}: {exc}") from exc
         else:
             self.embedded.ensure_running()
             self._db = FalkorDB(unix_socket_path=self.embedded.socket_path, **options)
@@ -217,8 +220,8 @@ class Store:
     @property
     def where(self) -> str:
         if self.settings.falkordb_url:
-            return _redact(self.settings.falkordb_url)
-        return str(self.settings.home.resolve() / "falkordb.sock")
+            return redact_url(self.settings.falkordb_url)
+        return str(self.settings.home.resolve() / SOCKET_NAME)
 
     def for_graph(self, graph: str) -> Store:
         """Another graph on the same server (the board lives beside the brain)."""
@@ -449,13 +452,3 @@ def _never_sent(exc: Exception) -> bool:
 
 def _one_line(exc: Exception) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
-
-
-def _redact(url: str) -> str:
-    """Hide a password in a URL before it reaches a message."""
-    if "@" not in url or "://" not in url:
-        return url
-    scheme, rest = url.split("://", 1)
-    creds, host = rest.rsplit("@", 1)
-    user = creds.split(":", 1)[0] if ":" in creds else creds
-    return f"{scheme}://{user}:***@{host}" if ":" in creds else f"{scheme}://{user}@{host}"

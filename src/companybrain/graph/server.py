@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from companybrain.config import SOCKET_NAME
 from companybrain.errors import StoreError
 
 START_TIMEOUT_S = 30.0
@@ -33,7 +34,7 @@ class ServerPaths:
 
     @property
     def socket(self) -> Path:
-        return self.home / "falkordb.sock"
+        return self.home / SOCKET_NAME
 
     @property
     def pidfile(self) -> Path:

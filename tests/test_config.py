@@ -1,0 +1,73 @@
+"""Settings from the environment: every value the code cannot use, or FalkorDB would not
+take, is one ConfigError naming the setting, before anything starts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companybrain.config import Settings
+from companybrain.errors import ConfigError
+
+TOO_BIG = "99999999999999999999"
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        # LIMIT cap + 1 wrapped: NO_CLAIM, or at 2**32 a wrong owner
+        ({"BRAIN_ROW_CAP": "9223372036854775807"}, "BRAIN_ROW_CAP"),
+        ({"BRAIN_ROW_CAP": "4294967296", "BRAIN_RESULTSET_SIZE": "9" * 18}, "BRAIN_ROW_CAP"),
+        # the server cuts the evidence off at RESULTSET_SIZE without saying so
+        ({"BRAIN_ROW_CAP": "100", "BRAIN_RESULTSET_SIZE": "100"}, "BRAIN_ROW_CAP"),
+        ({"BRAIN_MAX_RECORD_BYTES": "-5"}, "BRAIN_MAX_RECORD_BYTES"),  # rejected every record
+        ({"BRAIN_MAX_RECORD_BYTES": "0"}, "BRAIN_MAX_RECORD_BYTES"),
+        # FalkorDB failed to load (after a 30 s wait) or wrapped them to 0
+        ({"BRAIN_QUERY_TIMEOUT_MS": TOO_BIG}, "BRAIN_QUERY_TIMEOUT_MS"),
+        ({"BRAIN_QUERY_TIMEOUT_MAX_MS": TOO_BIG}, "BRAIN_QUERY_TIMEOUT_MAX_MS"),
+        ({"BRAIN_QUERY_TIMEOUT_MAX_MS": "4294967296"}, "BRAIN_QUERY_TIMEOUT_MAX_MS"),
+        ({"BRAIN_MAX_QUEUED_QUERIES": "4294967296"}, "BRAIN_MAX_QUEUED_QUERIES"),
+        ({"BRAIN_RESULTSET_SIZE": TOO_BIG}, "BRAIN_RESULTSET_SIZE"),
+        ({"BRAIN_QUERY_MEM_BYTES": TOO_BIG}, "BRAIN_QUERY_MEM_BYTES"),
+    ],
+)
+def test_numbers_out_of_range_name_the_setting(env: dict[str, str], named: str) -> None:
+    with pytest.raises(ConfigError, match=f"^{named} "):
+        Settings.from_env(env)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "garbage",
+        " ",
+        "http://127.0.0.1:6379",
+        "redis://host:notaport",
+        "redis://127.0.0.1:99999",
+        "redis://:secret@127.0.0.1:99999",
+        "rediss://user:secret@[::1:6379",
+        "redis://127.0.0.1:0",
+        "unix://",
+    ],
+)
+def test_a_url_the_client_cannot_read_names_falkordb_url(url: str) -> None:
+    with pytest.raises(ConfigError, match=r"^FALKORDB_URL ") as info:
+        Settings.from_env({"FALKORDB_URL": url})
+    assert "secret" not in str(info.value)
+
+
+def test_urls_the_client_reads_are_kept() -> None:
+    for url in ("redis://127.0.0.1:6379", "falkor://u:p@db:6379/0", "unix:///run/f.sock"):
+        assert Settings.from_env({"FALKORDB_URL": url}).falkordb_url == url
+
+
+def test_a_data_folder_too_long_for_the_socket_names_brain_home(tmp_path: Path) -> None:
+    """The server could not listen there: it hung 30 s, then 'did not come up'."""
+    base = tmp_path.resolve()
+    long_home = base / ("d" * (107 - len(f"{base}/") - len("/falkordb.sock")))
+    assert Settings.from_env({"BRAIN_HOME": str(long_home)}).home == long_home  # 107 bytes
+    with pytest.raises(ConfigError, match=r"^BRAIN_HOME .* 108 bytes"):
+        Settings.from_env({"BRAIN_HOME": f"{long_home}d"})
+    external = {"BRAIN_HOME": f"{long_home}d", "FALKORDB_URL": "redis://127.0.0.1:6379"}
+    assert Settings.from_env(external).falkordb_url  # no socket of ours there
