@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from companybrain.config import Settings
+from companybrain.errors import ConfigError
 from companybrain.graph.connection import Store
 from companybrain.graph.server import EmbeddedServer, _is_alive
 
@@ -122,3 +124,25 @@ def test_stop_cleans_up(own_home: Path) -> None:
     assert pid is not None and not _is_alive(pid)
     assert not (own_home / "falkordb.sock").exists()
     assert server.stop() is False
+
+
+def test_a_data_folder_that_cannot_be_used_is_one_error_naming_brain_home(
+    tmp_path: Path,
+) -> None:
+    """A file, a folder under a file, or a folder where the lock cannot be created raised
+    FileExistsError, NotADirectoryError or PermissionError from deep inside."""
+    a_file = tmp_path / "file"
+    a_file.write_text("not a folder")
+    locked_out = tmp_path / "home"
+    (locked_out / "server.lock").mkdir(parents=True)  # root may write anywhere; a folder not
+    for home, says in (
+        (a_file, " is a file, not a folder"),
+        (a_file / "sub", ": cannot create the folder (Not a directory)"),
+        (locked_out, " is not writable: cannot create server.lock"),
+    ):
+        message = re.escape(f"BRAIN_HOME {home}{says}")
+        with pytest.raises(ConfigError, match=f"^{message}"):
+            EmbeddedServer(home).ensure_running()
+        with pytest.raises(ConfigError, match=f"^{message}"):
+            EmbeddedServer(home).stop()
+    assert not any(locked_out.glob("falkordb.*"))

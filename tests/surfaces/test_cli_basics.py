@@ -72,3 +72,20 @@ def test_db_stop_refuses_when_the_server_is_external(cli_env) -> None:  # type: 
     result = _brain(env, "db", "stop")
     assert result.returncode == 1 and "external" in result.stderr
     assert os.environ.get("FALKORDB_URL") != env["FALKORDB_URL"]
+
+
+def test_a_setting_the_command_cannot_use_is_one_line_naming_it(cli_env, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    a_file = tmp_path / "file"
+    a_file.write_text("")
+    for change, named in (
+        ({"BRAIN_HOME": str(a_file)}, f"error: BRAIN_HOME {a_file} is a file, not a folder"),
+        ({"BRAIN_ROW_CAP": "9223372036854775807"}, "error: BRAIN_ROW_CAP must be from 1 to"),
+        ({"FALKORDB_URL": "redis://:pw@host:notaport"}, "error: FALKORDB_URL 'redis://:***@"),
+    ):
+        env = {**cli_env, **change}
+        if "BRAIN_HOME" in change:  # also when the suite runs against an external server
+            env.pop("FALKORDB_URL", None)
+        result = _brain(env, "status")
+        assert result.returncode == 1
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(named), lines

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companybrain.config import SOCKET_NAME
-from companybrain.errors import StoreError
+from companybrain.errors import ConfigError, StoreError
 
 START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 30.0
@@ -119,11 +119,28 @@ def _is_our_server(pid: int) -> bool:
     return b"redis-server" in cmdline
 
 
+def make_home(home: Path) -> None:
+    """Create the data folder (BRAIN_HOME), or one error saying why it cannot be."""
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise ConfigError(f"BRAIN_HOME {home} is a file, not a folder") from None
+    except OSError as exc:
+        raise ConfigError(f"BRAIN_HOME {home}: cannot create the folder ({exc.strerror})") from None
+
+
 @contextlib.contextmanager
 def _locked(paths: ServerPaths) -> Iterator[None]:
     """Serialise start and stop between processes sharing the folder."""
-    paths.home.mkdir(parents=True, exist_ok=True)
-    with open(paths.lock, "w") as handle:
+    make_home(paths.home)
+    try:
+        handle = open(paths.lock, "w")  # noqa: SIM115 - closed below, after the error check
+    except OSError as exc:
+        raise ConfigError(
+            f"BRAIN_HOME {paths.home} is not writable: cannot create {paths.lock.name} "
+            f"({exc.strerror})"
+        ) from None
+    with handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

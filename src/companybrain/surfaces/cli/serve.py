@@ -20,6 +20,7 @@ from pathlib import Path
 import click
 
 from companybrain.errors import ConfigError, InputError
+from companybrain.graph.server import make_home
 from companybrain.surfaces.cli.context import CliState, pass_state
 
 PID_FILE = "web.pid"
@@ -114,7 +115,7 @@ def start_background(
     home: Path, graph: str, host: str, port: int, as_person: str | None, token: str | None
 ) -> str:
     """Start `brain serve` detached; return once it answers (or say why it did not)."""
-    home.mkdir(parents=True, exist_ok=True)
+    make_home(home)
     pid_file = home / PID_FILE
     running = _running(pid_file)
     if running:
