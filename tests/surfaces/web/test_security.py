@@ -151,3 +151,11 @@ def test_serve_in_the_background_and_stop_it(run_cli) -> None:  # type: ignore[n
         stopped = run_cli("serve", "--stop")
     assert "stopped the web server" in stopped.output
     assert "no background server" in run_cli("serve", "--stop").output
+
+
+def test_serve_refuses_a_port_out_of_range_before_serving(run_cli) -> None:  # type: ignore[no-untyped-def]
+    """It printed 'serving http://127.0.0.1:99999/', then uvicorn's OverflowError."""
+    for port in ("99999", "-1", "0"):
+        refused = run_cli("serve", "--port", port)
+        assert refused.exit_code == 2
+        assert "Invalid value for '--port'" in refused.output and "serving" not in refused.output

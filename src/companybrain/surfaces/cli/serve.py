@@ -46,7 +46,13 @@ def _url(host: str, port: int) -> str:
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--port", default=8737, show_default=True, help="Port to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8737,
+    show_default=True,
+    help="Port to listen on.",
+)
 @click.option(
     "--as",
     "as_person",
