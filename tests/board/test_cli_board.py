@@ -68,3 +68,18 @@ def test_the_model_worker_needs_a_model(seeded: Store, board: Store, run_cli: An
     result = run_cli("board", "run", "--worker", "model", "--no-fill")
     assert result.exit_code != 0
     assert "the model worker needs a model" in str(result.exception)
+
+
+def test_bad_options_are_refused_before_the_board_is_filled(
+    seeded: Store, board: Store, run_cli: Any
+) -> None:
+    """--workers 0 filled the board, then said so; --claim-ttl inf crashed every worker."""
+    for args, named in (
+        (["--workers", "0"], "--workers"),
+        (["--claim-ttl", "inf"], "--claim-ttl"),
+        (["--claim-ttl", "nan"], "--claim-ttl"),
+    ):
+        result = run_cli("board", "run", *args)
+        assert result.exit_code != 0
+        assert named in result.output + str(result.exception)
+        assert status_json(run_cli)["items"]["pending"] == 0

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from companybrain.errors import ConfigError
 
 WORKER_KINDS = ("rules", "model")
+MAX_CLAIM_TTL_S = 10**9  # about 30 years; an expiry in epoch ms stays a whole number
 
 
 @dataclass(frozen=True)
@@ -18,8 +19,8 @@ class BoardOptions:
     poll_s: float = 0.25  # how often an idle worker looks again while others work
 
     def validate(self) -> BoardOptions:
-        if self.claim_ttl_s <= 0:
-            raise ConfigError("--claim-ttl must be positive")
+        if not 0 < self.claim_ttl_s <= MAX_CLAIM_TTL_S:  # also NaN; inf overflowed ttl_ms
+            raise ConfigError(f"--claim-ttl must be positive seconds, at most {MAX_CLAIM_TTL_S:,}")
         if self.max_attempts < 1:
             raise ConfigError("--max-attempts must be at least 1")
         if self.max_chars < 200:

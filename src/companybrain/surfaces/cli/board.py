@@ -88,7 +88,9 @@ def fill_cmd(state: CliState, repo: Path | None, files: str, max_chars: int) -> 
 
 
 @board.command("run")
-@click.option("--workers", "-n", type=int, default=4, show_default=True, help="Processes.")
+@click.option(  # checked by click, before the board is filled
+    "--workers", "-n", type=click.IntRange(min=1), default=4, show_default=True, help="Processes."
+)
 @click.option(
     "--worker",
     "kind",
