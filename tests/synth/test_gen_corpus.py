@@ -115,3 +115,17 @@ def test_the_cli_refuses_zero_snapshots(run_cli, tmp_path: Path) -> None:  # typ
     result = run_cli("gen-corpus", "--snapshots", "0", str(tmp_path / "none"))
     assert isinstance(result.exception, InputError)
     assert "--snapshots" in str(result.exception)
+
+
+def test_the_cli_refuses_an_out_that_cannot_be_a_folder(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A file raised 'unexpected NotADirectoryError'."""
+    a_file = tmp_path / "file"
+    a_file.write_text("")
+    for out, says in (
+        (a_file, f"{a_file} is a file; give a new folder"),
+        (a_file / "sub", f"{a_file / 'sub'}: cannot create the folder (Not a directory)"),
+    ):
+        result = run_cli("gen-corpus", "--records", "10", str(out))
+        assert isinstance(result.exception, InputError)
+        assert str(result.exception) == says
+    assert a_file.read_text() == ""

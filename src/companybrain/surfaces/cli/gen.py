@@ -37,12 +37,18 @@ def gen_corpus_cmd(
 ) -> None:
     """Write a synthetic company to OUT (org.yaml, records.jsonl, records/adr/*.md) with
     expected.json and truth/questions.jsonl: what the generator knows to be true."""
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out} is a file; give a new folder")
     if out.exists() and any(out.iterdir()):
         raise InputError(f"{out} is not empty; give a new folder")
     if people < 2 or records < 1 or any(n is not None and n < 1 for n in (services, snapshots)):
         raise InputError(
             "--people must be at least 2, --records, --services and --snapshots at least 1"
         )
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{out}: cannot create the folder ({exc.strerror})") from None
     try:
         with progress_bar("generating") as update:
             made = generate(
