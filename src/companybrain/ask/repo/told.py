@@ -66,6 +66,15 @@ def _citations(version: Row, spans: list[Span], words: list[str]) -> list[Citati
     return out
 
 
+def branch_tip(last: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Of the first-parent commits that landed last (in the same second), the one no other
+    of them has as its first parent: the tip of the branch then. Their order by time is a
+    tie, and the database returns ties in no particular order."""
+    parents = {c["first_parent"] for c in last}
+    tips = [c for c in last if c["commit"] not in parents] or last
+    return max(tips, key=lambda c: (c["committer_at"] or "", c["commit"]), default=None)
+
+
 def told(
     store: Store,
     when: str,
@@ -106,11 +115,16 @@ def told(
                 tool="told", subject=subject, as_of=answers.as_of_text(now),
             )  # fmt: skip
         as_of = format_instant(reading.as_of, tz)
-        landed = repo_read.mainline_commit_at(store, reading.as_of_ms)
+        landed = branch_tip(repo_read.mainline_last_landed(store, reading.as_of_ms))
         if landed is None:
             return answers.not_recorded(q, "told", subject, now, f"no commit had landed by {as_of}")
         tree_commit, ids = landed["commit"], list(landed["instructions"] or [])
-        context = f"on {reading.phrase} (the branch at {landed['commit'][:12]})"
+        day = (
+            f", {reading.day.isoformat()}"
+            if reading.day and reading.day.isoformat() not in (reading.phrase or "")
+            else ""
+        )
+        context = f"on {reading.phrase}{day} (the branch at {landed['commit'][:12]})"
     versions = repo_read.instructions(store, ids)
     if file:
         versions = [v for v in versions if _file_matches(v["file"], file)]

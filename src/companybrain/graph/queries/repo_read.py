@@ -234,14 +234,16 @@ def last_delete(store: Store, path: str) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
-def mainline_commit_at(store: Store, until_ms: int) -> dict[str, Any] | None:
-    """The newest first-parent commit that had landed by `until_ms`."""
-    rows = store.read(
-        "MATCH (a:Person)-[:AUTHORED]->(c:Commit {mainline: true}) WHERE c.landed_ms <= $t "
-        "RETURN " + _COMMIT_FIELDS + " ORDER BY c.landed_ms DESC, c.committer_at DESC LIMIT 1",
+def mainline_last_landed(store: Store, until_ms: int) -> Rows:
+    """The first-parent commits that landed last by `until_ms`: one, or several committed
+    in the same second (a rebase, a script), which only their parent links order."""
+    return store.read(
+        "MATCH (c:Commit {mainline: true}) WHERE c.landed_ms <= $t "
+        "WITH max(c.landed_ms) AS last "
+        "MATCH (a:Person)-[:AUTHORED]->(c:Commit {mainline: true}) WHERE c.landed_ms = last "
+        "RETURN " + _COMMIT_FIELDS + " ORDER BY c.id",
         {"t": until_ms},
     )
-    return rows[0] if rows else None
 
 
 # -- agent instructions ------------------------------------------------------------------
