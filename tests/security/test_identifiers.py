@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 
 import pytest
 from hypothesis import given
@@ -12,7 +13,15 @@ from hypothesis import strategies as st
 
 from companybrain.errors import InputError
 from companybrain.graph import schema
-from companybrain.graph.ident import ALLOWED, LABELS, PROPERTIES, RELATIONSHIPS, ident, ident_list
+from companybrain.graph.ident import (
+    ALLOWED,
+    LABELS,
+    PROPERTIES,
+    RELATIONSHIPS,
+    has_control,
+    ident,
+    ident_list,
+)
 from tests.conftest import REPO_ROOT
 from tests.security.hostile import NASTY, examples, hostile_text, tried
 
@@ -155,3 +164,12 @@ def test_property_names_from_data_are_not_identifiers() -> None:
         ident_list("n", ("title", "owner`}) MATCH (m) DETACH DELETE m //"))
     with pytest.raises(InputError):
         ident_list("m", ("title",))
+
+
+def test_a_control_character_is_what_unicode_calls_one() -> None:
+    """has_control is a regex over two ranges: the same as Unicode's category Cc."""
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue  # lone surrogates are refused before (policy.text.unstorable)
+        char = chr(code)
+        assert has_control(f"a{char}b") == (unicodedata.category(char) == "Cc"), hex(code)

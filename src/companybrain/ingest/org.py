@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -11,7 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from companybrain.errors import InputError
-from companybrain.graph.ident import MAX_ID_BYTES, id_too_long
+from companybrain.graph.ident import MAX_ID_BYTES, has_control, id_too_long
 from companybrain.model.records import (
     AUTHORITY_RANGE,
     DEFAULT_AUTHORITY,
@@ -121,7 +120,7 @@ def _groups(value: Any, where: str) -> tuple[str, ...]:
     """Group names become ids of Group nodes: no surrounding space, no control characters."""
     groups = _strs(value, where)
     for group in groups:
-        if group != group.strip() or any(unicodedata.category(c) == "Cc" for c in group):
+        if group != group.strip() or has_control(group):
             raise InputError(
                 f"{where}: group {group!r} has surrounding space or a control character"
             )

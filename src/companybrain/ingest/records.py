@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any
 import frontmatter
 
 from companybrain.errors import InputError
-from companybrain.graph.ident import MAX_ID_BYTES, id_too_long
+from companybrain.graph.ident import MAX_ID_BYTES, has_control, id_too_long
 from companybrain.ingest.org import YAML_ERRORS, load_yaml
 from companybrain.ingest.times import TimeProblem, parse_instant
 from companybrain.model.records import Org, Record
@@ -197,7 +196,7 @@ def to_record(raw: dict[str, Any], org: Org) -> tuple[Record, list[Problem]]:
     if not rid or not rid.strip():
         raise BadRecord("missing required field `id`")
     _storable(raw)
-    if any(unicodedata.category(c) == "Cc" for c in rid.strip()):
+    if has_control(rid.strip()):
         raise BadRecord(
             f"field `id` {rid.strip()!r} holds a control character (tab, line break, ...)"
         )
@@ -267,7 +266,7 @@ def check_typed(record: Record) -> None:
     raw = {"id": record.id, "title": record.title, "text": record.text, "author": record.author}
     try:
         _storable({k: v for k, v in raw.items() if v is not None})
-        if not record.id.strip() or any(unicodedata.category(c) == "Cc" for c in record.id):
+        if not record.id.strip() or has_control(record.id):
             raise BadRecord(f"field `id` {record.id!r} is empty or holds a control character")
         _short_id(record.id)
     except BadRecord as exc:
