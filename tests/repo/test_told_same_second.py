@@ -36,3 +36,20 @@ def test_the_tip_of_commits_made_in_the_same_second_is_read(store: Store, tmp_pa
     # A day named in words is also given as a date ("on yesterday" said nothing).
     yesterday = told.told(store, "yesterday", "tests", now=datetime(2026, 10, 2, 9, tzinfo=UTC))
     assert "on yesterday, 2026-10-01 (the branch at" in yesterday.explanation
+
+
+def test_a_revision_git_names_is_a_commit(store: Store, tmp_path: Path) -> None:
+    """`HEAD`, a branch or a tag is read like the sha it names: what the agent writing that
+    commit was told (its parent's tree). It was refused as "neither a commit nor a day"."""
+    repo = GitRepo(tmp_path / "r")
+    for n in (1, 2, 3):
+        repo.write("AGENTS.md", f"# Agents\n\n## Tests\n\nUse version{n} of the runner.\n")
+        repo.commit(f"version {n}", f"2026-10-0{n}T10:00:00Z")
+    repo.git("tag", "v2", "HEAD~1")
+    ingest_repo(store, repo.root)
+    head = told.told(store, "HEAD", "tests", now=NOW)
+    assert head.result is not None and "version2" in head.result["text"], head.refusal
+    tag = told.told(store, "v2", "tests", now=NOW)
+    assert tag.result is not None and "version1" in tag.result["text"], tag.refusal
+    unknown = told.told(store, "no-such-branch", "tests", now=NOW)
+    assert unknown.refusal is not None and "neither a commit" in unknown.refusal.message

@@ -11,11 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from companybrain.ask.repo import answers
 from companybrain.ask.repo.answers import Row
-from companybrain.ask.repo.subjects import resolve_commit
+from companybrain.ask.repo.review import repository_path
+from companybrain.ask.repo.subjects import clean, resolve_commit
 from companybrain.ask.repo.topic import STOPWORDS
+from companybrain.errors import InputError
 from companybrain.graph.queries import repo_read
 from companybrain.model.answer import Answer, Citation, RefusalCode
 from companybrain.policy.time import VagueDate, format_instant, parse_question_time
+from companybrain.repo import gitcmd
+from companybrain.repo.gitcmd import GitError
 from companybrain.repo.instructions import Span, matching
 
 if TYPE_CHECKING:
@@ -66,6 +70,19 @@ def _citations(version: Row, spans: list[Span], words: list[str]) -> list[Citati
     return out
 
 
+def _named_revision(store: Store, text: str) -> str | None:
+    """The commit a revision names in the repository ingested here (`HEAD`, `main~2`, a
+    tag), when git knows it and so does the graph; None for anything else."""
+    word = clean(text)
+    if not word or word.startswith("-") or any(c.isspace() or c == "\x00" for c in word):
+        return None
+    try:
+        full = gitcmd.resolve(repository_path(store), word)
+    except (InputError, GitError):
+        return None
+    return full if full and repo_read.commit(store, full) else None
+
+
 def branch_tip(last: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Of the first-parent commits that landed last (in the same second), the one no other
     of them has as its first parent: the tip of the branch then. Their order by time is a
@@ -90,6 +107,9 @@ def told(
     subject: dict[str, Any] = {"id": file or "agent instructions", "type": "Instruction",
                                "name": file or "agent instructions"}  # fmt: skip
     sha = resolve_commit(store, when)
+    reading = None if sha else parse_question_time(when, now, tz)
+    if reading is not None and (isinstance(reading, VagueDate) or reading.phrase is None):
+        sha = _named_revision(store, when)  # HEAD, a branch, a tag: not a day
     as_of: str
     agents: list[str] = []
     if sha:
@@ -104,7 +124,7 @@ def told(
         if commit["author_is_agent"]:
             agents.insert(0, commit["author"])
     else:
-        reading = parse_question_time(when, now, tz)
+        assert reading is not None
         if isinstance(reading, VagueDate):
             return Answer.refused(q, RefusalCode.VAGUE_DATE, reading.message, tool="told",
                                   subject=subject, as_of=answers.as_of_text(now))  # fmt: skip

@@ -214,7 +214,10 @@ def connect_cmd(state: CliState, a: str, b: str, as_json: bool) -> None:
 @click.command("told")
 @click.argument("topic", default="")
 @click.option(
-    "--at", "when", default=None, help="A commit, or one day (2026-03-01) [default: now]."
+    "--at",
+    "when",
+    default=None,
+    help="A commit (sha, HEAD, a branch or tag), or one day (2026-03-01) [default: now].",
 )
 @click.option(
     "--file", default=None, help="Only this instruction file (AGENTS.md, CLAUDE.md, ...)."
