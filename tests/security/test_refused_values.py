@@ -229,3 +229,41 @@ def test_an_overlong_as_of_is_refused_clearly(store: Store, settings: Settings) 
     tried("refused_values.questions")
     with pytest.raises(InputError, match="--as-of"):
         ask(store, settings, "Who owns the billing gateway?", as_of="2026-" * 5000)
+
+
+@pytest.mark.parametrize("value", ["a\x00b", "half \ud800", ["ok", "x\x00"], {"k\x00": 1}])
+def test_a_query_value_that_is_not_text_is_refused_before_the_server(
+    store: Store, value: object
+) -> None:
+    """Every value passes `Store.query` or `Store.prepare`: a NUL there used to reach the
+    server, whose parse error ("Invalid input ...") was shown as the database failing."""
+    tried("refused_values.query_params")
+    with pytest.raises(InputError, match=r"\$v (contains a NUL|is not valid Unicode)"):
+        store.read("RETURN $v AS v", {"v": value})
+    with pytest.raises(InputError, match=r"\$v "):
+        Store.prepare("RETURN $v AS v", {"v": value})
+    assert store.read("RETURN $v AS v", {"v": "fine"}) == [{"v": "fine"}]
+
+
+def test_a_nul_in_a_git_argument_is_a_git_error(tmp_path: Path) -> None:
+    """No process takes a NUL: subprocess raised ValueError (a 500 on the web, a traceback
+    in the MCP server)."""
+    from companybrain.repo import gitcmd
+    from tests.repo.gitrepo import GitRepo
+
+    tried("refused_values.git_args")
+    repo = GitRepo(tmp_path / "repo")
+    repo.write("a.txt", "x\n")
+    repo.commit("one", "2026-01-05T10:00:00Z")
+    for call in (
+        lambda: gitcmd.resolve(repo.root, "\x00"),
+        lambda: gitcmd.run(repo.root, "show", "HEAD\x00"),
+        lambda: gitcmd.ok(repo.root, "rev-parse", "\x00"),
+        lambda: list(gitcmd.stream(repo.root, ["log", "\x00"], b"\n")),
+    ):
+        with pytest.raises(gitcmd.GitError, match="contains a NUL character"):
+            call()
+    with gitcmd.BlobReader(repo.root) as blobs:
+        assert blobs.read("HEAD:a.txt\x00") is None
+        assert blobs.read("HEAD:a.txt") == b"x\n"
+    assert gitcmd.resolve(repo.root, "HEAD")

@@ -20,8 +20,9 @@ from redis.retry import Retry
 
 from companybrain.config import SOCKET_NAME, Settings, redact_url
 from companybrain.cycles import no_cycle_collection
-from companybrain.errors import BusyError, ConfigError, StoreError
+from companybrain.errors import BusyError, ConfigError, InputError, StoreError
 from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer, ServerLimits
+from companybrain.policy.text import UNSTORABLE, unstorable
 
 Row = dict[str, Any]
 T = TypeVar("T")
@@ -232,6 +233,7 @@ class Store:
     @staticmethod
     def prepare(cypher: str, params: Mapping[str, Any]) -> Prepared:
         """`cypher` with `params` encoded as the client encodes them (see Prepared)."""
+        check_params(params)
         header = "".join(f"{name}={stringify_param_value(v)} " for name, v in params.items())
         return Prepared(cypher, f"CYPHER {header}{cypher}")
 
@@ -247,6 +249,8 @@ class Store:
         text = cypher
         if isinstance(cypher, Prepared):
             args, text, cypher = None, cypher.text, cypher.cypher
+        else:
+            check_params(args or {})
         try:
             run = self._graph.ro_query if read_only else self._graph.query
             timeout = self._timeout_ms
@@ -423,6 +427,33 @@ class Store:
     def close(self) -> None:
         with suppress(redis.exceptions.RedisError):
             self._db.connection.close()
+
+
+def check_params(params: Mapping[str, Any]) -> None:
+    """Every string a query is given is text FalkorDB can take: a NUL would end the query
+    text early and the server would answer with a parse error (shown as an outage), a lone
+    surrogate cannot be encoded at all. The surfaces check their fields first and name
+    them; this is the one place every value passes, so nothing slips by."""
+    for name, value in params.items():
+        if type(value) in _SCALARS and type(value) is not str:
+            continue
+        for leaf in [value] if type(value) is str else _strings(value):
+            if UNSTORABLE.search(leaf):
+                raise InputError(f"the value given for ${name} {unstorable(leaf)}")
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """The strings inside a parameter (keys too), walked with a stack."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is str:
+            yield item
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
 
 
 def _query_error(exc: redis.exceptions.ResponseError) -> StoreError:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ from companybrain.graph.ident import MAX_ID_BYTES, has_control, id_too_long
 from companybrain.ingest.org import YAML_ERRORS, load_yaml
 from companybrain.ingest.times import TimeProblem, parse_instant
 from companybrain.model.records import Org, Record
-from companybrain.policy.text import unstorable
+from companybrain.policy.text import UNSTORABLE, unstorable
 
 KNOWN_FIELDS = {
     "id",
@@ -284,16 +283,13 @@ def _short_id(rid: str) -> None:
         )
 
 
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # what `policy.text.unstorable` refuses
-
-
 def _storable(raw: dict[str, Any]) -> None:
     """A NUL would cut the query text short and a lone surrogate is not text: either is
     refused here, naming the field, before anything reaches the database."""
     for key, value in raw.items():
         if key == "__where__":
             continue
-        if type(key) is str and type(value) is str and not _UNSTORABLE.search(key + value):
+        if type(key) is str and type(value) is str and not UNSTORABLE.search(key + value):
             continue  # the common case, in one search (`unstorable`'s two faults)
         name = str(key).encode("unicode_escape").decode("ascii")
         for leaf in (key, *_leaves(value, name)):

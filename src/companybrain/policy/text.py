@@ -27,6 +27,10 @@ _SPACE = re.compile(r"\s+")
 _PUNCT = re.compile(r"[^\w\s]")
 
 
+# What `unstorable` refuses, in one search: the common case (nothing) is one regex scan.
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
 def unstorable(text: str) -> str | None:
     """Why FalkorDB cannot take `text` as given (a NUL ends the query text early; a lone
     surrogate is not UTF-8), or None."""

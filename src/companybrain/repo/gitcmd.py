@@ -37,10 +37,19 @@ def _git() -> str:
     return found
 
 
+def _argv(repo: Path, *args: str) -> list[str]:
+    """`git -C repo ARGS`, or GitError when an argument holds a NUL: no process can take one
+    (subprocess raises ValueError), and it is never part of a revision or a path."""
+    for arg in (str(repo), *args):
+        if "\x00" in arg:
+            raise GitError(f"not a git revision or path (it contains a NUL character): {arg!r}")
+    return [_git(), "-C", str(repo), *args]
+
+
 def run(repo: Path, *args: str, stdin: bytes | None = None, check: bool = True) -> bytes:
     """Run `git -C repo ARGS` and return its stdout; GitError with git's message on failure."""
     proc = subprocess.run(
-        [_git(), "-C", str(repo), "-c", "core.quotepath=off", *args],
+        _argv(repo, "-c", "core.quotepath=off", *args),
         input=stdin,
         capture_output=True,
         env=_env(),
@@ -58,9 +67,7 @@ def text(repo: Path, *args: str, check: bool = True) -> str:
 
 def ok(repo: Path, *args: str) -> bool:
     """Does `git ARGS` succeed? (for questions like --is-ancestor or rev-parse --verify)"""
-    proc = subprocess.run(
-        [_git(), "-C", str(repo), *args], capture_output=True, env=_env(), check=False
-    )
+    proc = subprocess.run(_argv(repo, *args), capture_output=True, env=_env(), check=False)
     return proc.returncode == 0
 
 
@@ -69,7 +76,7 @@ def stream(repo: Path, args: Sequence[str], sep: bytes, *, ahead: int = 0) -> It
     `ahead`, a thread keeps reading up to that many chunks in advance, so that git goes on
     working while the caller waits for something else (the graph)."""
     proc = subprocess.Popen(
-        [_git(), "-C", str(repo), "-c", "core.quotepath=off", *args],
+        _argv(repo, "-c", "core.quotepath=off", *args),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=_env(),
@@ -143,7 +150,7 @@ def toplevel(path: Path) -> Path:
     if not path.exists():
         raise GitError(f"{path}: no such folder")
     proc = subprocess.run(
-        [_git(), "-C", str(path), "rev-parse", "--show-toplevel"],
+        _argv(path, "rev-parse", "--show-toplevel"),
         capture_output=True,
         env=_env(),
         check=False,
@@ -158,7 +165,7 @@ def resolve(repo: Path, rev: str) -> str | None:
     if rev.startswith("-"):
         raise GitError(f"not a revision: {rev!r}")
     proc = subprocess.run(
-        [_git(), "-C", str(repo), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+        _argv(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"),
         capture_output=True,
         env=_env(),
         check=False,
@@ -177,7 +184,7 @@ class BlobReader:
 
     def __init__(self, repo: Path) -> None:
         self._proc = subprocess.Popen(
-            [_git(), "-C", str(repo), "cat-file", "--batch"],
+            _argv(repo, "cat-file", "--batch"),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -193,7 +200,7 @@ class BlobReader:
         """(type, content) of the object `spec` names (blob, tree, commit, tag), or None."""
         stdin, stdout = self._proc.stdin, self._proc.stdout
         assert stdin is not None and stdout is not None
-        if "\n" in spec:
+        if "\n" in spec or "\x00" in spec:  # the batch reads one name a line
             return None
         stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")
         stdin.flush()
