@@ -7,11 +7,12 @@ cannot reach it through DNS rebinding."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -20,7 +21,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from companybrain.config import Settings
 from companybrain.errors import BrainError, BusyError, ConfigError, ModelError, StoreError
-from companybrain.surfaces.web import api, pages, security
+from companybrain.surfaces.web import api, inputs, pages, security
 from companybrain.surfaces.web.context import NotFound, WebContext
 
 STATIC = Path(__file__).parent / "static"
@@ -47,6 +48,7 @@ def create_app(
         title="companybrain",
         version="1",
         description="Answers that cite their records or refuse. Pages at /, API under /api.",
+        dependencies=[Depends(inputs.check_values)],
     )
     app.state.web = web
     html = pages.Pages(web)
@@ -85,14 +87,12 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
-        if not _page(request):
-            return JSONResponse({"detail": exc.errors()}, status_code=422)
-        where = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'][1:])}: {e['msg']}" for e in exc.errors()
-        )
-        return _error_page(request, 422, where)
+        # Where and what only: the input is never echoed (it may be megabytes, or not even
+        # text that can be encoded in the reply).
+        return _error_page(request, 422, validation_message(exc.errors()))
 
     app.middleware("http")(security.guard(web.token))
+    app.add_middleware(inputs.BodyLimit, limit=inputs.max_body_bytes(settings))
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -104,6 +104,20 @@ def create_app(
         return Response(status_code=204)
 
     return app
+
+
+def validation_message(errors: Sequence[Any]) -> str:
+    """One "field: problem" per problem, joined: the location after `body` or `query`."""
+    found = []
+    for e in errors:
+        loc = tuple(e.get("loc", ())) or ("body",)
+        if e.get("type") == "json_invalid":  # loc is ("body", offset)
+            error = e.get("ctx", {}).get("error", "")
+            found.append(f"body: not valid JSON ({error} at character {loc[-1]})")
+            continue
+        where = ".".join(str(p) for p in loc[1:]) or str(loc[0])
+        found.append(f"{where}: {e.get('msg', 'not valid')}")
+    return "; ".join(dict.fromkeys(found))
 
 
 def http_status(exc: BrainError) -> int:
