@@ -110,3 +110,11 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(client: TestClient, 
     # under the limit, the body reaches the route (here its own validation)
     near = '{"question": "' + "Q" * (limit - 100) + '"}'
     assert client.post("/api/ask", content=near, headers=json_type).status_code == 422
+
+
+def test_an_unknown_repository_is_not_found(client: TestClient, site: Site) -> None:
+    graph = _graph(site)
+    review = client.get(f"/api/review?sha=HEAD&repo=nope&graph={graph}")
+    assert "'nope'" in _one_error(review, 404, "repo")
+    sync = client.post("/api/sync", json={"graph": graph, "repo": "nope"})
+    assert "'nope'" in _one_error(sync, 404, "repo")

@@ -27,12 +27,21 @@ def commit_list(store: Store, repo: str) -> list[dict[str, Any]]:
 
 
 def _repo_path(store: Store, repo: str | None) -> Path:
+    """The folder of the repository named `repo` (None: the graph's own); a name the graph
+    does not know is 404 naming it, never another repository read in its place."""
     known = repo_read.repositories(store)
-    for k in known:
-        if repo in (None, k["repo"]) and Path(k["path"]).exists():
-            return Path(k["path"])
     if not known:
         raise NotFound("no repository is ingested into this graph")
+    if repo is not None:
+        found = next((k for k in known if k["repo"] == repo), None)
+        if found is None:
+            raise NotFound(f"repo: no repository named {repo!r} in this graph")
+        if not Path(found["path"]).exists():
+            raise NotFound(f"repo: {repo!r} is no longer at {found['path']}")
+        return Path(found["path"])
+    for k in known:
+        if Path(k["path"]).exists():
+            return Path(k["path"])
     return repository_path(store)
 
 
