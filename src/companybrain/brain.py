@@ -52,11 +52,17 @@ class Brain:
         now: str | datetime | None = None,
         as_of: str | None = None,
         as_person: str | None = None,
+        *,
+        as_of_field: str = "--as-of",
     ) -> Answer:
-        """Answer with the record and the quote, or refuse with a reason (spec/answers.md)."""
+        """Answer with the record and the quote, or refuse with a reason (spec/answers.md).
+        `as_of_field` is what errors call `as_of` (the CLI's option by default)."""
         from companybrain.ask.engine import ask
 
-        return ask(self.store, self.settings, question, now=now, as_of=as_of, as_person=as_person)
+        return ask(
+            self.store, self.settings, question, now=now, as_of=as_of, as_person=as_person,
+            as_of_field=as_of_field,
+        )  # fmt: skip
 
     def ask_agent(
         self,

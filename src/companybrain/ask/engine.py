@@ -63,12 +63,14 @@ def parse_now(value: str | datetime | None, field: str = "--now") -> datetime:
     return moment
 
 
-def viewer_for(store: Store, person: str | None) -> Viewer:
+def viewer_for(store: Store, person: str | None, field: str = "--as") -> Viewer:
+    """What `person` may see; an unknown id is an InputError naming `field` (the option or
+    request field it came from)."""
     if person is None:
         return Viewer.everyone()
     groups = ask_q.person_groups(store, person)
     if groups is None:
-        raise InputError(f"--as: no person with id {person!r} in this graph")
+        raise InputError(f"{field}: no person with id {person!r} in this graph")
     return Viewer.member(person, groups)
 
 
@@ -84,7 +86,9 @@ def ask(
     as_of: str | None = None,
     as_person: str | None = None,
     router: Router | None = None,
+    as_of_field: str = "--as-of",
 ) -> Answer:
+    """`as_of_field` names `as_of` in errors: the option or request field it came from."""
     question = question.strip()
     if not question:
         raise InputError("the question is empty")
@@ -117,7 +121,9 @@ def ask(
         repo_answer = _ask_repository(store, question, clock)
         if repo_answer is not None:
             return repo_answer
-    answer = _company_answer(store, settings, question, clock, as_of, viewer, catalog, route)
+    answer = _company_answer(
+        store, settings, question, clock, (as_of, as_of_field), viewer, catalog, route
+    )
     if code_answer is not None and answer.status == "refused":
         return code_answer
     return explain(answer, catalog, client)
@@ -128,12 +134,12 @@ def _company_answer(
     settings: Settings,
     question: str,
     clock: datetime,
-    as_of: str | None,
+    as_of: tuple[str | None, str],  # the value, and what the caller calls it
     viewer: Viewer,
     catalog: Catalog,
     route: Route,
 ) -> Answer:
-    when = _question_time(question, clock, as_of, catalog)
+    when = _question_time(question, clock, *as_of, catalog)
     as_of_text = (
         format_instant(when.as_of, catalog.timezone) if isinstance(when, QuestionTime) else None
     )
@@ -169,15 +175,15 @@ def run_tool(ctx: tools.AskContext, route: Route) -> Answer:
 
 
 def _question_time(
-    question: str, clock: datetime, as_of: str | None, catalog: Catalog
+    question: str, clock: datetime, as_of: str | None, field: str, catalog: Catalog
 ) -> QuestionTime | VagueDate:
     """--as-of fixes the time and overrides the question's own date text."""
     if as_of is not None:
         if len(as_of) > 100:  # a day or an instant; the readers are not linear in length
-            raise InputError(f"--as-of: {len(as_of):,} characters is not a day or an instant")
+            raise InputError(f"{field}: {len(as_of):,} characters is not a day or an instant")
         reading = parse_as_of(as_of, clock, catalog.timezone)
         if isinstance(reading, VagueDate):
-            raise InputError(f"--as-of: {reading.message}")
+            raise InputError(f"{field}: {reading.message}")
         return reading
     return parse_question_time(question, clock, catalog.timezone, names=catalog.names())
 

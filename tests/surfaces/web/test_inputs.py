@@ -118,3 +118,13 @@ def test_an_unknown_repository_is_not_found(client: TestClient, site: Site) -> N
     assert "'nope'" in _one_error(review, 404, "repo")
     sync = client.post("/api/sync", json={"graph": graph, "repo": "nope"})
     assert "'nope'" in _one_error(sync, 404, "repo")
+
+
+def test_errors_name_the_web_fields_not_cli_options(client: TestClient) -> None:
+    question = "Who owns the billing gateway?"
+    nobody = client.post("/api/ask", json={"question": question, "as": "nobody"})
+    assert "--" not in _one_error(nobody, 400, "as")
+    vague = client.post("/api/ask", json={"question": question, "as_of": "3 weeks ago"})
+    assert "--" not in _one_error(vague, 400, "as_of")
+    owners = client.get("/api/owners?as=nobody")
+    assert "--" not in _one_error(owners, 400, "as")

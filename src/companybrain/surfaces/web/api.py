@@ -58,7 +58,9 @@ def router(web: WebContext) -> APIRouter:
         """The answer object of spec/answers.md."""
         brain, who = asker(body.graph, body.as_)
         now = parse_now(body.now, "now") if body.now is not None else None  # 400 naming it
-        return brain.ask(body.question, now=now, as_of=body.as_of, as_person=who.person).to_dict()
+        return brain.ask(
+            body.question, now=now, as_of=body.as_of, as_person=who.person, as_of_field="as_of"
+        ).to_dict()
 
     @r.post("/records")
     def add_record(body: RecordBody) -> dict[str, Any]:

@@ -82,7 +82,7 @@ class WebContext:
         if self.pinned and chosen and chosen != self.pinned:
             raise InputError(f"this server answers as {self.pinned!r} only")
         person = self.pinned or chosen
-        return Asker(person, viewer_for(store, person))
+        return Asker(person, viewer_for(store, person, "as"))
 
     def close(self) -> None:
         with self._lock:

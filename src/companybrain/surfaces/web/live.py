@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from companybrain.ask.engine import parse_now
 from companybrain.brain import Brain
 from companybrain.errors import BrainError
 from companybrain.surfaces.web.company import answer_view
@@ -35,9 +36,10 @@ def run_ask(
     model calls the read-only tools in a loop and code checks its answer; without one, the
     router picks one tool and code answers."""
     store = brain.store
+    now = parse_now(given.now, "now") if given.now else None  # errors name the form's fields
     if brain.settings.model_configured:
         agent = brain.ask_agent(
-            given.question, now=given.now, as_of=given.as_of, as_person=asker.person,
+            given.question, now=now, as_of=given.as_of, as_person=asker.person,
             on_step=lambda step: on_step(step.line()),
         )  # fmt: skip
         if agent.routed is not None:
@@ -61,7 +63,9 @@ def run_ask(
         }
         return data
     on_step("routing the question (rules)")
-    answer = brain.ask(given.question, now=given.now, as_of=given.as_of, as_person=asker.person)
+    answer = brain.ask(
+        given.question, now=now, as_of=given.as_of, as_person=asker.person, as_of_field="as_of"
+    )
     subject = answer.subject["id"] if answer.subject else ""
     what = answer.status + (f" {answer.refusal.code.value}" if answer.refusal else "")
     n = len(answer.citations)
