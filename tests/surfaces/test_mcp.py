@@ -241,3 +241,63 @@ def test_registry_tools_refuse_a_writable_store(demo: Store, settings: Settings)
     finally:
         ro.close()
     assert answer.status == "answered"
+
+
+NUL_CALLS: dict[str, dict[str, Any]] = {
+    "why": {"subject": "\x00"},
+    "what_breaks": {"path": "src/\x00"},
+    "origin": {"subject": "\x00"},
+    "trace": {"decision": "ADR-004\x00"},
+    "who_knows": {"subject": "kofi\x00"},
+    "owner_of": {"subject": "billing-gw", "as_of": "2026-10-01\x00"},
+    "review": {"rev": "\x00"},
+}
+
+
+def test_a_nul_in_an_argument_is_one_tool_error_naming_it(demo: Store, env: dict[str, str]) -> None:
+    """A NUL would end the query text early (FalkorDB's parse error) or stop a git command
+    from starting (a traceback, and a bare "Internal server error" for the client)."""
+
+    async def session(client: Client) -> list[Any]:
+        calls = [*NUL_CALLS.items(), ("review", {"rev": "HEAD", "base": "\x00"})]
+        return [await client.call_tool(name, args) for name, args in calls]
+
+    results = _run(session, _stdio(env))
+    expected = [
+        f"{name}: {next(k for k, v in args.items() if chr(0) in v)}: contains a NUL character"
+        for name, args in NUL_CALLS.items()
+    ] + ["review: base: contains a NUL character"]
+    assert [(r.is_error, r.content[0].text) for r in results] == [(True, e) for e in expected]
+
+
+def test_the_review_tool_says_it_takes_one_commit_not_a_range() -> None:
+    review = next(t for t in read_only_tools() if t.name == "review")
+    properties = review.parameters["properties"]
+    assert "range" not in review.description.replace("not a range", "")
+    assert "not a range" in properties["rev"]["description"]
+    assert "base" in properties
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "question"),
+    [
+        ("person_or_team", {"name": "Quentin Marlowe"}, "Who is Quentin Marlowe?"),
+        ("owner_of", {"subject": "Project Zeus"}, "Who owns Project Zeus?"),
+    ],
+)
+def test_a_not_in_graph_refusal_is_explained_and_dated_as_the_cli_does(
+    demo: Store, settings: Settings, tool: str, args: dict[str, str], question: str
+) -> None:
+    from companybrain.ask.engine import ask, parse_now
+    from companybrain.ask.registry import ToolContext
+
+    spec = next(t for t in read_only_tools() if t.name == tool)
+    ro = ReadOnlyStore(settings)
+    try:
+        answer = spec(ToolContext(ro, settings, now=parse_now(NOW)), args).to_dict()
+    finally:
+        ro.close()
+    cli = ask(demo, settings, question, now=NOW).to_dict()
+    assert answer["refusal"]["code"] == cli["refusal"]["code"] == "NOT_IN_GRAPH"
+    assert answer["as_of"] == cli["as_of"] is not None
+    assert answer["explanation"] and answer["explanation_by"] == cli["explanation_by"]

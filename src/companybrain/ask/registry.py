@@ -25,7 +25,8 @@ from companybrain.errors import InputError, StoreError
 from companybrain.graph.connection import Prepared, Row, Store
 from companybrain.graph.queries import ask_q
 from companybrain.model.answer import Answer, RefusalCode
-from companybrain.policy.time import QuestionTime, VagueDate, parse_as_of
+from companybrain.policy.text import unstorable
+from companybrain.policy.time import QuestionTime, VagueDate, format_instant, parse_as_of
 
 
 class ReadOnlyStore(Store):
@@ -87,6 +88,9 @@ class ToolSpec:
         except jsonschema.ValidationError as exc:
             where = ".".join(str(p) for p in exc.absolute_path) or "arguments"
             raise InputError(f"{self.name}: {where}: {exc.message}") from None
+        for key, value in args.items():  # the schemas take strings: one level to look at
+            if isinstance(value, str) and (problem := unstorable(value)):
+                raise InputError(f"{self.name}: {key}: {problem}")
         return args
 
     def __call__(self, ctx: ToolContext, arguments: Mapping[str, Any]) -> Answer:
@@ -138,14 +142,20 @@ def _company(
     question = f"{tool}: {text}"
     entity, refusal = resolve_entity(catalog, text, types)
     when = _time(args.get("as_of"), _clock(ctx), catalog.timezone)
+    # Refusals are explained and dated as `brain ask` does them (engine._company_answer).
     if refusal is not None:
-        return Answer.refused(question, refusal[0], refusal[1], tool=tool)
+        as_of = (
+            format_instant(when.as_of, catalog.timezone) if isinstance(when, QuestionTime) else None
+        )
+        answer = Answer.refused(question, refusal[0], refusal[1], tool=tool, as_of=as_of)
+        return explain.explain(answer, catalog, None)
     assert entity is not None
     if isinstance(when, VagueDate):
-        return Answer.refused(
+        answer = Answer.refused(
             question, RefusalCode.VAGUE_DATE, f"as_of: {when.message}", tool=tool,
             subject=entity.subject(),
         )  # fmt: skip
+        return explain.explain(answer, catalog, None)
     actx = tools.AskContext(ctx.store, ctx.settings, catalog, viewer, question, when)
     answer = engine.run_tool(actx, Route(tool, subject=entity))
     return explain.explain(answer, catalog, None)
@@ -252,6 +262,8 @@ def _review(ctx: ToolContext, args: dict[str, Any]) -> Answer:
     return repo_review.review(ctx.store, str(args["rev"]), args.get("base"), now=ctx.now)
 
 
+REV = "one commit: a sha or a ref such as HEAD or a branch (not a range A..B)"
+BASE = "the commit or ref to compare against (default: rev's parent); for A..B, base A, rev B"
 AS_OF = "a day or instant the question is about (2026-09-25, September 25, 2026, yesterday); "
 AS_OF += "default: now"
 
@@ -352,10 +364,10 @@ _TOOLS = [
     ),
     ToolSpec(
         "review",
-        "Which recorded decisions a commit or range touches, from the decision log as it "
-        "stood then: decisions to follow, disproven experiments (do not retry), "
-        "superseded decisions and who knows each file.",
-        schema({"rev": "commit sha, ref or range"}, {"base": "base commit or ref"}),
+        "Which recorded decisions a commit touches (or the change from `base` to it), from "
+        "the decision log as it stood then: decisions to follow, disproven experiments (do "
+        "not retry), superseded decisions and who knows each file.",
+        schema({"rev": REV}, {"base": BASE}),
         _review,
     ),
 ]
