@@ -119,3 +119,18 @@ def test_a_clock_off_the_calendar_is_one_clear_error(run_cli: Any) -> None:
         assert str(bad.exception).startswith("--now:") and "outside the years" in str(bad.exception)
     tomorrow = run_cli("ask", "--now", "9998-12-31T12:00:00Z", "Who owns BGW tomorrow?")
     assert tomorrow.exit_code == 0 and "Refused (VAGUE_DATE)" in tomorrow.output
+
+
+def test_with_json_an_error_is_json_on_standard_output_too(cli_env: dict[str, str]) -> None:
+    """A script reading --json output got nothing there when the input was refused."""
+    for args, starts in (
+        (["ask", "--json", "--now", "yesterday", "Who owns BGW?"], "--now"),
+        (["ask", "--json", "--nope", "Who owns BGW?"], "No such option"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "companybrain", *args],
+            cwd=REPO_ROOT, env=cli_env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert proc.returncode != 0
+        assert json.loads(proc.stdout)["error"].startswith(starts), proc.stdout
+        assert proc.stderr.strip(), "the line for people stays on standard error"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -64,18 +65,28 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("aborted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
+        _json_error(args, exc.format_message())
         exc.show()
         sys.exit(exc.exit_code)
     except BrainError as exc:
         if debug:
             raise
+        _json_error(args, str(exc))
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     except Exception as exc:  # an unexpected failure is still one line, unless --debug
         if debug:
             raise
+        _json_error(args, f"unexpected {type(exc).__name__}: {exc}")
         click.echo(
             f"error: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)",
             err=True,
         )
         sys.exit(1)
+
+
+def _json_error(args: list[str], message: str) -> None:
+    """With --json, a script reading standard output gets the error as JSON there too
+    (`{"error": ...}`), not an empty output; the line on standard error stays for people."""
+    if "--json" in args:
+        click.echo(json.dumps({"error": message}, ensure_ascii=False))
