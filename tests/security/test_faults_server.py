@@ -76,7 +76,9 @@ def test_closed_port_is_one_clear_error(tmp_path: Path) -> None:
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith(f"error: cannot reach FalkorDB at redis://127.0.0.1:{port}")
     assert "tried 4 times" in lines[0]
-    assert "Traceback" not in result.stderr and result.stdout == ""
+    assert "Traceback" not in result.stderr
+    # --json: the same error as JSON on standard output, and nothing else there
+    assert json.loads(result.stdout) == {"error": lines[0].removeprefix("error: ")}
 
 
 def test_store_error_names_the_server_and_hides_the_password() -> None:
