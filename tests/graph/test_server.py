@@ -146,3 +146,24 @@ def test_a_data_folder_that_cannot_be_used_is_one_error_naming_brain_home(
         with pytest.raises(ConfigError, match=f"^{message}"):
             EmbeddedServer(home).stop()
     assert not any(locked_out.glob("falkordb.*"))
+
+
+def test_a_pid_file_naming_another_folders_server_is_stale(own_home: Path, tmp_path: Path) -> None:
+    """A folder copied with its pid file (or a pid reused by another folder's server) made
+    `db stop` stop that other server, and a start kill it as hung."""
+    theirs = EmbeddedServer(own_home)
+    theirs.ensure_running()
+    pid = theirs.pid()
+    assert pid is not None
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "falkordb.pid").write_text((own_home / "falkordb.pid").read_text())
+    ours = EmbeddedServer(copy)
+    assert ours.pid() is None
+    ours.stop()
+    assert _is_alive(pid) and theirs.is_running()
+    try:
+        assert ours.ensure_running()  # a server of its own, the other left alone
+        assert ours.pid() not in (None, pid) and theirs.is_running()
+    finally:
+        ours.stop()

@@ -107,7 +107,11 @@ def _read_pid(pidfile: Path) -> int | None:
         return None
 
 
-def _is_our_server(pid: int) -> bool:
+def _is_our_server(pid: int, socket: Path) -> bool:
+    """Is `pid` the server of this folder? Its command line names its socket (redis puts
+    `unixsocket:PATH` in its title, or `--unixsocket PATH` is still there): a pid file
+    copied with a folder, or a pid reused by another folder's server, is not ours, and
+    stopping it would cut that folder's users off."""
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
@@ -116,7 +120,7 @@ def _is_our_server(pid: int) -> bool:
         except OSError:
             return False
         return True  # no /proc: trust the pid
-    return b"redis-server" in cmdline
+    return b"redis-server" in cmdline and os.fsencode(socket) in cmdline
 
 
 def make_home(home: Path) -> None:
@@ -193,7 +197,7 @@ class EmbeddedServer:
 
     def pid(self) -> int | None:
         pid = _read_pid(self.paths.pidfile)
-        return pid if pid is not None and _is_our_server(pid) else None
+        return pid if pid is not None and _is_our_server(pid, self.paths.socket) else None
 
     def ensure_running(self) -> bool:
         """Start the server unless one already serves this folder. True if we started it."""
