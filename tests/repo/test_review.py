@@ -123,3 +123,23 @@ def test_a_change_no_decision_covers(store: Store, story: dict[str, str]) -> Non
     readme = review(store, story["agents_v1"], repo=root)
     assert readme.result["decisions"] == [] and readme.result["warnings"] == []
     assert "No recorded decision rests on" in review_markdown.render(readme)
+
+
+def test_a_branch_is_reviewed_from_where_it_left_its_base(
+    store: Store, story: dict[str, str]
+) -> None:
+    """`review BRANCH --base main` compared the two tips: what main changed after the
+    branch was cut counted as the branch's change, and a pull request touching only the
+    README was warned about the router's decision."""
+    root = Path(story["root"])
+    r = GitRepo(root, create=False)
+    r.git("checkout", "-q", "-b", "docs-only", "main")
+    r.write("README.md", "Read me.\n")
+    docs = r.commit("Docs only", "2025-08-02T10:00:00+00:00", scenario.CAROL)
+    r.git("checkout", "-q", "main")
+    r.write("src/router.py", FIXED)
+    r.commit("Main moves on", "2025-08-03T10:00:00+00:00", scenario.CAROL)
+    a = review(store, docs, "main", repo=root)
+    assert a.result is not None
+    assert a.result["decisions"] == [] and a.result["warnings"] == [], a.result
+    assert a.result["base"] == r.git("merge-base", "main", "docs-only")

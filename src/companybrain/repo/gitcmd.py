@@ -175,6 +175,15 @@ def resolve(repo: Path, rev: str) -> str | None:
     return proc.stdout.decode().strip() or None
 
 
+def merge_base(repo: Path, a: str, b: str) -> str | None:
+    """The best common ancestor of commits `a` and `b` (full shas), or None if they share
+    no history."""
+    proc = subprocess.run(
+        [_git(), "-C", str(repo), "merge-base", a, b], capture_output=True, env=_env(), check=False
+    )
+    return (proc.stdout.decode().strip() or None) if proc.returncode == 0 else None
+
+
 def has_commits(repo: Path) -> bool:
     return resolve(repo, "HEAD") is not None
 

@@ -76,6 +76,9 @@ def snapshot(repo: Path, rev: str, base: str | None = None) -> Snapshot:
         base_sha = gitcmd.resolve(repo, base)
         if base_sha is None:
             raise GitError(f"base {base!r} is not a commit in {repo}")
+        # What the branch changed since it left the base (`git diff base...rev`), as a pull
+        # request shows it: the base's own later commits are not the change's.
+        base_sha = gitcmd.merge_base(repo, base_sha, sha) or base_sha
     else:
         base_sha = gitcmd.resolve(repo, f"{sha}^")
     info = gitcmd.text(repo, "show", "-s", "--format=%cI%x1f%s", sha).strip().split("\x1f")
