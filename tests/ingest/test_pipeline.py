@@ -227,3 +227,21 @@ def test_a_typed_record_cannot_replace_a_record_name_nothing_or_say_nothing(  # 
         assert isinstance(result.exception, InputError) and error in str(result.exception)
     after = store.read("MATCH (s:Source) RETURN s.id AS id, s.kind AS kind, s.hash AS h")
     assert sorted(after, key=str) == sorted(before, key=str)
+
+
+def test_a_record_refused_on_a_later_run_is_reported_as_kept(  # type: ignore[no-untyped-def]
+    run_cli, store: Store, settings: Settings, corpus: Path
+) -> None:
+    """Its stored version stays, and answers cite it: the run said only "rejected 1", so
+    nobody knew the graph still held the version the file no longer says."""
+    ingest(store, corpus, settings)
+    broken = TRANSFER.replace("author: cy", "author: nobody-here").replace("Bo Lind", "Cy Park")
+    (corpus / "records" / "cc.md").write_text(broken)
+    (corpus / "records.jsonl").write_text('{"id": "new-1", "kind": "chat"}\n')  # never stored
+    report = ingest(store, corpus, settings)
+    assert [p.record for p in report.rejected] == ["CC-1", "new-1"]
+    assert report.kept_stored == ["CC-1"]
+    assert report.to_dict()["kept_stored"] == ["CC-1"]
+    result = run_cli("ingest", str(corpus))
+    assert "kept     the stored version of 1 record(s)" in result.output
+    assert "until the file is fixed: CC-1" in result.output

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companybrain.errors import InputError
+from companybrain.graph.ident import storable_id
 from companybrain.ingest.org import read_org
 from companybrain.ingest.records import (
     BadRecord,
@@ -125,7 +126,9 @@ class CorpusStream(_Sorted):
             try:
                 record, warnings = to_record(raw, self.check_org)
             except BadRecord as exc:
-                self.problems.append(Problem(where, str(exc)))
+                rid = raw.get("id")
+                named = rid.strip() if isinstance(rid, str) and storable_id(rid.strip()) else None
+                self.problems.append(Problem(where, str(exc), record=named))
                 continue
             if record.id in self.ids:
                 first = first_at.get(record.id) or self._first_where(record.id)

@@ -72,6 +72,8 @@ def ingest(
     report.read = corpus.read
     report.rejected = corpus.rejected
     report.warnings = corpus.warnings
+    refused = [p.record for p in corpus.rejected if p.record]
+    report.kept_stored = sorted(records_q.source_states(store, refused)) if refused else []
     return report
 
 

@@ -43,6 +43,7 @@ class Problem:
     where: str  # file, or file:line
     message: str
     fatal: bool = True  # False: a warning; the record is still ingested
+    record: str | None = None  # the id of the record refused, when it could be read
 
 
 class BadRecord(ValueError):

@@ -25,10 +25,16 @@ class IngestReport:
     kept: int = 0
     rejected_facts: Counter[str] = field(default_factory=Counter)
     rejected_detail: list[dict[str, Any]] = field(default_factory=list)
+    # Records refused this time that the graph holds from an earlier run: their stored
+    # version stays (and answers may cite it) until the file is fixed, or removed and pruned.
+    kept_stored: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        out["rejected"] = [{"where": p.where, "reason": p.message} for p in self.rejected]
+        out["rejected"] = [
+            {"where": p.where, "reason": p.message, **({"record": p.record} if p.record else {})}
+            for p in self.rejected
+        ]
         out["warnings"] = [{"where": p.where, "reason": p.message} for p in self.warnings]
         out["rejected_facts"] = dict(self.rejected_facts)
         return out

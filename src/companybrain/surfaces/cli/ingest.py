@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from companybrain.errors import InputError
@@ -92,6 +93,22 @@ def print_report(report: IngestReport) -> None:
         out.print(f"  [red]rejected[/] {problem.where}: {problem.message}", highlight=False)
     for problem in report.warnings:
         out.print(f"  [yellow]warning[/]  {problem.where}: {problem.message}", highlight=False)
+    if report.kept_stored:
+        shown = ", ".join(report.kept_stored[:10]) + (
+            " ..." if len(report.kept_stored) > 10 else ""
+        )
+        out.print(
+            f"  [yellow]kept[/]     the stored version of {len(report.kept_stored)} record(s) "
+            f"refused this time, which answers still cite until the file is fixed: "
+            + escape(shown),
+            highlight=False,
+        )
+        out.print(
+            f"  [yellow]kept[/]     the stored version of {len(report.kept_stored)} record(s) "
+            f"refused this time, which answers still cite until the file is fixed: {shown}",
+            highlight=False,
+            markup=False,
+        )
     for item in report.rejected_detail:
         out.print(
             f"  [dim]refused fact[/] {item['record']} ({item['check']}): {item['reason']}",
