@@ -74,6 +74,9 @@ def test_the_cli_writes_a_corpus(run_cli, tmp_path: Path) -> None:  # type: igno
     assert result.exit_code == 0, result.output
     assert "wrote 300 records" in result.output
     assert (out / "org.yaml").exists() and (out / "truth" / "questions.jsonl").exists()
+    # 100 questions asked, one a service: fewer services say so
+    asked = len((out / "truth" / "questions.jsonl").read_text().splitlines())
+    assert asked < 100 and f"note: {asked} questions, not 100" in result.output
 
 
 def test_more_directory_snapshots_make_a_company_dense_in_claims(

@@ -25,7 +25,12 @@ from companybrain.synth.write import generate
     type=int,
     help="Service directory snapshots per team [default: one a quarter, at most 8].",
 )
-@click.option("--questions", default=100, show_default=True, help="Ownership questions in truth/.")
+@click.option(
+    "--questions",
+    default=100,
+    show_default=True,
+    help="Ownership questions in truth/ (at most one a service).",
+)
 def gen_corpus_cmd(
     out: Path,
     people: int,
@@ -64,3 +69,8 @@ def gen_corpus_cmd(
         f"{made.services} services to {out}; {made.claims} ownership statements; "
         f"check answers with: brain eval questions {out / 'truth' / 'questions.jsonl'}"
     )
+    if made.questions < questions:  # one question a service at most
+        click.echo(
+            f"note: {made.questions} questions, not {questions}: one a service, and there are "
+            f"{made.services} services"
+        )
