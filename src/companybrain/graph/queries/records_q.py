@@ -12,7 +12,8 @@ from companybrain.graph.connection import Prepared, Store
 
 
 def upsert_org(store: Store, org: dict[str, Any]) -> None:
-    """People, teams, groups, services, projects and their edges, replaced as a whole."""
+    """People, teams, groups, services, projects and their edges, replaced as a whole:
+    what the organisation no longer lists is removed (a person stays, out of it)."""
     store.query(
         "UNWIND $people AS p MERGE (n:Person {id: p.id}) "
         "SET n.name = p.name, n.aliases = p.aliases, n.email = p.email, n.team = p.team, "
@@ -44,6 +45,24 @@ def upsert_org(store: Store, org: dict[str, Any]) -> None:
     store.query(
         "UNWIND $projects AS p MERGE (n:Project {id: p.id}) SET n.name = p.name, n.aliases = p.aliases",
         {"projects": org["projects"]},
+    )
+    # What the organisation no longer lists leaves the graph (people stay as authors of
+    # what they wrote, out of the organisation): kept, a removed service still answered.
+    store.query(
+        "MATCH (n:Person {org: true}) WHERE NOT n.id IN $ids SET n.org = false",
+        {"ids": [p["id"] for p in org["people"]]},
+    )
+    store.query(
+        "MATCH (n:Team) WHERE NOT n.id IN $ids DETACH DELETE n",
+        {"ids": [t["id"] for t in org["teams"]]},
+    )
+    store.query(
+        "MATCH (n:Service) WHERE NOT n.id IN $ids DETACH DELETE n",
+        {"ids": [x["id"] for x in org["services"]]},
+    )
+    store.query(
+        "MATCH (n:Project) WHERE NOT n.id IN $ids DETACH DELETE n",
+        {"ids": [x["id"] for x in org["projects"]]},
     )
     store.query("MATCH (:Project)-[r:DEPENDS_ON]->(:Service) DELETE r")
     store.query(
