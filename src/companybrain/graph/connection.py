@@ -40,6 +40,16 @@ BUSY_BACKOFF_S = (0.05, 0.1, 0.2, 0.4, 0.8)
 _CONNECTION_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 
+# Compare-and-act on a lock key in one step (Lua runs atomically on the server).
+_RENEW = (
+    "if redis.call('get', KEYS[1]) == ARGV[1] then "
+    "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end"
+)
+_DROP = (
+    "if redis.call('get', KEYS[1]) == ARGV[1] then "
+    "return redis.call('del', KEYS[1]) else return 0 end"
+)
+
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
@@ -310,6 +320,51 @@ class Store:
         """The graph's change marker; None when nothing has written through this code."""
         value = self._resilient(lambda: self._db.connection.get(self._marker_key), repeatable=True)
         return value.decode() if isinstance(value, bytes) else value
+
+    # -- locks ---------------------------------------------------------------------------
+    # A key beside the graph, like the change marker: plain redis commands, so it works on
+    # the embedded and an external server alike. The value names the holder; only the
+    # holder may renew or drop it (compared and acted on in one script, so a lock that
+    # expired and was taken by another run is never touched).
+
+    def _lock_key(self, name: str) -> str:
+        return f"companybrain:lock:{name}:{self.graph_name}"
+
+    def take_lock(self, name: str, holder: str, ttl_ms: int) -> bool:
+        """Take the lock `name` of this graph for `holder` unless someone holds it."""
+        key = self._lock_key(name)
+        taken = self._resilient(
+            lambda: self._db.connection.set(key, holder, nx=True, px=ttl_ms), repeatable=True
+        )
+        # Tried again after a lost reply, the SET finds the key its first try set.
+        return bool(taken) or self.lock_holder(name)[0] == holder
+
+    def lock_holder(self, name: str) -> tuple[str | None, int]:
+        """Who holds the lock `name` of this graph (None: nobody) and its ms left."""
+        key = self._lock_key(name)
+        conn = self._db.connection
+        value, left = self._resilient(
+            lambda: conn.pipeline(transaction=True).get(key).pttl(key).execute(),
+            repeatable=True,
+        )
+        holder = value.decode() if isinstance(value, bytes) else value
+        return holder, max(int(left), 0) if holder is not None else 0
+
+    def renew_lock(self, name: str, holder: str, ttl_ms: int) -> bool:
+        """Push the lock's expiry out; False when `holder` no longer holds it."""
+        key = self._lock_key(name)
+        done = self._resilient(
+            lambda: self._db.connection.eval(_RENEW, 1, key, holder, ttl_ms), repeatable=True
+        )
+        return bool(done)
+
+    def drop_lock(self, name: str, holder: str) -> bool:
+        """Release the lock if `holder` still holds it."""
+        key = self._lock_key(name)
+        done = self._resilient(
+            lambda: self._db.connection.eval(_DROP, 1, key, holder), repeatable=True
+        )
+        return bool(done)
 
     def command(self, *args: Any) -> Any:
         """A raw server command (GRAPH.CONSTRAINT, MODULE LIST, ...)."""

@@ -9,6 +9,7 @@ durability checkpoint every few batches."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextlib import ExitStack
 from dataclasses import asdict
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from companybrain.ingest.extract import (
     record_hash,
     source_properties,
 )
+from companybrain.ingest.lock import IngestLock
 from companybrain.ingest.org_codec import org_digest, org_from_graph, org_to_graph
 from companybrain.ingest.report import IngestReport, Progress
 from companybrain.ingest.writer import PARALLEL_FROM, Writer, default_workers, run_batches
@@ -45,8 +47,23 @@ def ingest(
     workers: int | None = None,
 ) -> IngestReport:
     """Ingest a corpus folder, a folder of records, or one record file into `store`.
-    `workers`: extraction processes (None: by the size of the input and the machine)."""
+    `workers`: extraction processes (None: by the size of the input and the machine).
+    Refused at once (BusyError) while another ingest of the graph runs: ingest/lock.py."""
     store.ensure_schema()
+    with IngestLock(store) as lock:  # the organisation is written under it too
+        return _ingest(store, path, settings, lock, prune=prune, progress=progress, workers=workers)
+
+
+def _ingest(
+    store: Store,
+    path: str | Path,
+    settings: Settings,
+    lock: IngestLock,
+    *,
+    prune: bool,
+    progress: Progress | None,
+    workers: int | None,
+) -> IngestReport:
     stored_org = org_from_graph(store)
     corpus = open_corpus(path, org=stored_org, max_bytes=settings.max_record_bytes)
     org = corpus.org or stored_org
@@ -68,6 +85,7 @@ def ingest(
         total=corpus.estimate(),
         workers=workers,
         pruning=(lambda: prune_missing(store, corpus)) if prune else None,
+        lock=lock,
     )
     report.read = corpus.read
     report.rejected = corpus.rejected
@@ -90,6 +108,13 @@ def add_typed_record(store: Store, record: Record, settings: Settings) -> Ingest
     for sid in record.about:  # what a corpus record's `about` must name too
         if org.service(sid) is None and org.project(sid) is None:
             raise InputError(f"field `about` names unknown service or project id {sid!r}")
+    with IngestLock(store) as lock:  # no other run adds this id between check and write
+        return _add_chat(store, record, org, settings, lock)
+
+
+def _add_chat(
+    store: Store, record: Record, org: Org, settings: Settings, lock: IngestLock
+) -> IngestReport:
     # A typed record is chat: it must not replace what a record of more authority says.
     if records_q.source_states(store, [record.id]):
         raise InputError(
@@ -107,7 +132,7 @@ def add_typed_record(store: Store, record: Record, settings: Settings) -> Ingest
         }
     )
     report = IngestReport(files=0, read=1)
-    store_records(store, [chat], org, org_digest(org), settings, report, in_corpus=False)
+    store_records(store, [chat], org, org_digest(org), settings, report, in_corpus=False, lock=lock)
     return report
 
 
@@ -131,10 +156,36 @@ def store_records(
     total: int | None = None,
     workers: int | None = None,
     pruning: Callable[[], int] | None = None,
+    lock: IngestLock | None = None,
 ) -> None:
     """Write `records` (any iterable: it is consumed once, in batches), then the derived
     structure, with durability checkpoints along the way (ingest/writer.py). `pruning`, a
-    callable returning how many records it removed, runs after the last batch."""
+    callable returning how many records it removed, runs after the last batch. Takes the
+    graph's ingest lock unless the caller holds it (`lock`)."""
+    with ExitStack() as stack:
+        if lock is None:
+            lock = stack.enter_context(IngestLock(store))
+        _store_locked(
+            store, records, org, org_hash, settings, report, lock, in_corpus=in_corpus,
+            progress=progress, total=total, workers=workers, pruning=pruning,
+        )  # fmt: skip
+
+
+def _store_locked(
+    store: Store,
+    records: Iterable[Record],
+    org: Org,
+    org_hash: str,
+    settings: Settings,
+    report: IngestReport,
+    lock: IngestLock,
+    *,
+    in_corpus: bool,
+    progress: Progress | None,
+    total: int | None,
+    workers: int | None,
+    pruning: Callable[[], int] | None,
+) -> None:
     store.ensure_schema()
     proposer_name = settings.proposer if settings.proposer == "rules" else f"model:{settings.model}"
     ctx = Context(org=org, org_hash=org_hash, proposer_name=proposer_name, in_corpus=in_corpus)
@@ -145,7 +196,7 @@ def store_records(
         workers = default_workers() if total >= PARALLEL_FROM else 0
     if settings.proposer != "rules":
         workers = 0  # the model proposer talks to a server from this process
-    writer = Writer(store, report, progress)
+    writer = Writer(store, report, progress, lock)
     try:
         with store.long_queries():  # relinking a million records takes longer than a question
             previous = writer.begin(total)

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import os
 import time
-import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -45,6 +44,7 @@ from companybrain.cycles import no_cycle_collection
 from companybrain.graph.connection import Prepared, Store
 from companybrain.graph.queries import records_q
 from companybrain.ingest.extract import Context, Extracted, extract_batch, init_worker, work
+from companybrain.ingest.lock import IngestLock
 from companybrain.ingest.report import IngestReport, Progress
 from companybrain.model.records import Record
 from companybrain.proposers import Proposer
@@ -75,14 +75,18 @@ def batches(records: Iterable[Record], size: int = BATCH) -> Iterator[list[Recor
 class Writer:
     """Writes batches and keeps the checkpoint; see the module docstring. Writes go through
     a connection of their own (`out`), from one thread: `WAITAOF` confirms the writes of
-    the connection it is sent on, and the reads of the next batch go on beside them."""
+    the connection it is sent on, and the reads of the next batch go on beside them.
+    The run holds the graph's ingest `lock` (ingest/lock.py) and its id is the run's."""
 
-    def __init__(self, store: Store, report: IngestReport, progress: Progress | None) -> None:
+    def __init__(
+        self, store: Store, report: IngestReport, progress: Progress | None, lock: IngestLock
+    ) -> None:
         self.store = store
         self.out = store.for_graph(store.graph_name)
         self.report = report
         self.progress = progress
-        self.run = uuid.uuid4().hex[:12]
+        self.lock = lock
+        self.run = lock.run
         self.done = 0
         self.last = ""
         self.total = 0
@@ -127,6 +131,7 @@ class Writer:
         report.rejected_facts.update(got.rejected_facts)
         report.rejected_detail += got.rejected_detail
         if prepared is not None:
+            self.lock.check()  # a run that lost its lock writes no more
             records_q.send(self.out, prepared)
             report.stored += len(got.rows)
         self.done += len(records)
