@@ -19,6 +19,13 @@ def test_schema_is_created_idempotently(store: Store) -> None:
     assert schema_q.read_version(store) == schema.SCHEMA_VERSION
 
 
+def test_what_another_process_made_meanwhile_is_no_error(store: Store) -> None:
+    """Two commands opening one new graph at once: both saw no index, one made it first."""
+    schema._create(schema_q.create_range_index, store, "Source", "id")
+    schema._create(schema_q.create_fulltext_index, store, "Source", ("title", "text"))
+    schema._create(schema_q.create_unique_constraint, store, "Source", "id")
+
+
 def test_unique_ids_are_enforced(store: Store) -> None:
     store.query("CREATE (:Service {id: $id})", {"id": "billing"})
     with pytest.raises(StoreError, match="unique constraint"):

@@ -3,8 +3,10 @@ a version kept in the graph. Created idempotently on first use and checked every
 
 from __future__ import annotations
 
+import re
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from companybrain.errors import SchemaMismatch, StoreError
 from companybrain.graph.queries import schema_q
@@ -62,20 +64,33 @@ def ensure(store: Store) -> None:
     existing = schema_q.existing_indexes(store)
     for label in KEYED_LABELS:
         if (label, "id", "RANGE") not in existing:
-            schema_q.create_range_index(store, label, "id")
+            _create(schema_q.create_range_index, store, label, "id")
     for label, prop in RANGE_INDEXES:
         if (label, prop, "RANGE") not in existing:
-            schema_q.create_range_index(store, label, prop)
+            _create(schema_q.create_range_index, store, label, prop)
     for label, props in FULLTEXT_INDEXES:
         if not all((label, p, "FULLTEXT") in existing for p in props):
-            schema_q.create_fulltext_index(store, label, props)
+            _create(schema_q.create_fulltext_index, store, label, props)
     constraints = schema_q.existing_unique_constraints(store)
     for label in KEYED_LABELS:
         if (label, "id") not in constraints:
-            schema_q.create_unique_constraint(store, label, "id")
+            _create(schema_q.create_unique_constraint, store, label, "id")
     _wait_for_constraints(store)
     if found is None:
         schema_q.write_version(store, SCHEMA_VERSION)
+
+
+def _create(make: Callable[..., None], *args: Any) -> None:
+    """Create one index or constraint. Another process opening the same new graph (two
+    `brain` commands at once) may have made it between our look and now: that is fine."""
+    try:
+        make(*args)
+    except StoreError as exc:
+        if not _ALREADY.search(str(exc)):
+            raise
+
+
+_ALREADY = re.compile(r"is already indexed|constraint already exists", re.IGNORECASE)
 
 
 def _wait_for_constraints(store: Store) -> None:
