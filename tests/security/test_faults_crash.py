@@ -28,6 +28,7 @@ from companybrain.graph.connection import Prepared, Store
 from companybrain.graph.queries import digest_q, records_q
 from companybrain.graph.server import EmbeddedServer
 from companybrain.ingest import writer
+from companybrain.ingest.lock import LOCK_NAME
 from companybrain.ingest.pipeline import ingest
 from companybrain.ingest.writer import CHECKPOINT_KEY
 from tests.security.faultkit import Corpus, env_for, generate, kill_server, wait_dead
@@ -240,6 +241,15 @@ def test_brain_process_sigkill_mid_ingest(
     present = digest_q.record_digests(watcher)
     assert target <= len(present) < BIG
     assert _half_written(watcher, reference["records"]) == []
+    # The killed run's lock stays until it expires: a run at once is refused, saying so.
+    again = subprocess.run(
+        [sys.executable, "-m", "companybrain", "ingest", str(big.path)],
+        env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert again.returncode == 1 and "its lock expires within" in again.stderr, again.stderr
+    holder, _ = watcher.lock_holder(LOCK_NAME)
+    assert holder is not None
+    assert watcher.drop_lock(LOCK_NAME, holder)  # its expiry, sooner (test_ingest_lock.py)
     again = subprocess.run(
         [sys.executable, "-m", "companybrain", "ingest", str(big.path)],
         env=env,
