@@ -35,6 +35,8 @@ class Brain:
         self.store.ensure_schema()
 
     def status(self) -> dict[str, Any]:
+        from companybrain.ingest.status import last_ingest
+
         embedded = self.store.embedded
         return {
             "data": str(self.settings.home.resolve()) if embedded else None,
@@ -44,6 +46,7 @@ class Brain:
             "graph": self.store.graph_name,
             "labels": schema_q.label_counts(self.store),
             "relationships": schema_q.relationship_counts(self.store),
+            "last_ingest": last_ingest(self.store),
         }
 
     def ask(

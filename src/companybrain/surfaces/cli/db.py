@@ -6,6 +6,7 @@ import json
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from companybrain.errors import ConfigError
@@ -17,7 +18,8 @@ from companybrain.surfaces.cli.context import CliState, pass_state
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_state
 def status(state: CliState, as_json: bool) -> None:
-    """Where the data is, the server version and counts per label."""
+    """Where the data is, the server version, whether the last ingest finished and counts
+    per label."""
     info = state.brain().status()
     if as_json:
         click.echo(json.dumps(info, indent=2))
@@ -28,6 +30,14 @@ def status(state: CliState, as_json: bool) -> None:
         console.print(f"data:    {info['data']}")
     console.print(f"server:  {info['server']}")
     console.print(f"FalkorDB {info['falkordb_version']}")
+    last = info["last_ingest"]
+    if last and last["warning"]:
+        # One line, never wrapped: scripts and people grep for it.
+        console.print(f"[bold yellow]warning:[/] {escape(last['warning'])}", soft_wrap=True)
+    elif last and last["state"] == "running":
+        console.print(
+            f"ingest running (run {last['run']}, {last['durable']} records durable so far)"
+        )
     table = Table("label", "count", title="nodes")
     for label, n in info["labels"].items():
         table.add_row(label, str(n))

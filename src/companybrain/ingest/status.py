@@ -1,0 +1,46 @@
+"""What `brain status` says about the last ingest: finished, still running, or interrupted
+(its checkpoint says not complete and no run holds the lock), read from the checkpoint
+(ingest/writer.py) and the lock (ingest/lock.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import records_q
+from companybrain.ingest.lock import LOCK_NAME
+from companybrain.ingest.writer import CHECKPOINT_KEY
+
+
+def last_ingest(store: Store) -> dict[str, Any] | None:
+    """The last ingest of the graph (None: never ingested)."""
+    mark = records_q.read_checkpoint(store, CHECKPOINT_KEY)
+    holder, _ = store.lock_holder(LOCK_NAME)
+    return summarize(mark, holder)
+
+
+def summarize(mark: dict[str, Any] | None, holder: str | None) -> dict[str, Any] | None:
+    """The checkpoint and the lock's holder as `state` (complete, running, interrupted) with
+    the line to show people (`warning`, None when all is well)."""
+    if mark is None:
+        return None
+    run = mark.get("run")
+    durable = int(mark.get("durable") or 0)
+    if mark.get("complete") is True:
+        state, warning = "complete", None
+    elif holder is not None:  # the checkpoint of a run still going is not complete yet
+        state, warning = "running", None
+    else:
+        state = "interrupted"
+        warning = (
+            f"last ingest did not finish (run {run}, {durable} records durable): "
+            "run `brain ingest` again to complete it"
+        )
+    return {
+        "state": state,
+        "run": holder if state == "running" else run,
+        "durable": durable,
+        "last": mark.get("last") or None,
+        "at_ms": mark.get("at_ms") or mark.get("started_ms"),
+        "warning": warning,
+    }

@@ -1,0 +1,68 @@
+"""`brain status` says when the last ingest did not finish (or is still running)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import records_q
+from companybrain.ingest import lock, writer
+from companybrain.ingest.status import summarize
+from tests.ingest.corpus_builder import write_corpus
+from tests.ingest.test_pipeline import CHAT, DIRECTORY, TRANSFER
+
+UNFINISHED = {"run": "r1a2b3c4d5e6", "complete": False, "durable": 3500, "last": "CC-000123"}
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    return write_corpus(tmp_path / "corpus", {"dir.md": DIRECTORY, "cc.md": TRANSFER}, jsonl=[CHAT])
+
+
+def test_status_warns_that_an_interrupted_ingest_did_not_finish(run_cli, store: Store) -> None:  # type: ignore[no-untyped-def]
+    # What a run killed after 3500 durable records leaves: its checkpoint, no lock.
+    records_q.write_checkpoint(store, writer.CHECKPOINT_KEY, UNFINISHED)
+    text = run_cli("status")
+    assert text.exit_code == 0, text.output
+    assert (
+        "warning: last ingest did not finish (run r1a2b3c4d5e6, 3500 records durable): "
+        "run `brain ingest` again to complete it"
+    ) in text.output
+    info = json.loads(run_cli("status", "--json").output)
+    assert {"graph", "labels", "relationships", "falkordb_version"} <= info.keys()
+    assert info["last_ingest"]["state"] == "interrupted"
+    assert info["last_ingest"]["run"] == "r1a2b3c4d5e6"
+    assert info["last_ingest"]["durable"] == 3500
+    assert info["last_ingest"]["warning"].startswith("last ingest did not finish")
+
+
+def test_status_after_a_finished_ingest_has_no_warning(run_cli, corpus: Path) -> None:  # type: ignore[no-untyped-def]
+    assert run_cli("status", "--json").exit_code == 0
+    assert json.loads(run_cli("status", "--json").output)["last_ingest"] is None  # never ran
+    assert run_cli("ingest", str(corpus)).exit_code == 0
+    assert "did not finish" not in run_cli("status").output
+    last = json.loads(run_cli("status", "--json").output)["last_ingest"]
+    assert (last["state"], last["durable"], last["warning"]) == ("complete", 3, None)
+
+
+def test_status_while_an_ingest_runs_says_so_not_interrupted(run_cli, store: Store) -> None:  # type: ignore[no-untyped-def]
+    records_q.write_checkpoint(store, writer.CHECKPOINT_KEY, UNFINISHED)
+    assert store.take_lock(lock.LOCK_NAME, "r1a2b3c4d5e6", 60_000)
+    try:
+        text = run_cli("status").output
+        assert "ingest running (run r1a2b3c4d5e6, 3500 records durable so far)" in text
+        assert "did not finish" not in text
+    finally:
+        store.drop_lock(lock.LOCK_NAME, "r1a2b3c4d5e6")
+
+
+def test_summarize_reads_the_checkpoint_and_the_lock() -> None:
+    assert summarize(None, None) is None
+    assert summarize({**UNFINISHED, "complete": True}, None)["state"] == "complete"  # type: ignore[index]
+    assert summarize(UNFINISHED, "other") == {
+        "state": "running", "run": "other", "durable": 3500, "last": "CC-000123",
+        "at_ms": None, "warning": None,
+    }  # fmt: skip
