@@ -8,11 +8,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from companybrain.errors import InputError
 from companybrain.ingest.corpus import read_corpus
+from companybrain.ingest.org import org_from_mapping, read_org
 from tests.ingest.corpus_builder import ORG, md, write_corpus
 
 GOOD = md(
@@ -248,3 +250,17 @@ def test_an_org_with_yaml_aliases_is_one_clear_error(tmp_path: Path) -> None:
     org.write_text(org.read_text() + "extra: &x [1, 2]\nmore: *x\n")
     with pytest.raises(InputError, match=r"org\.yaml: malformed YAML: YAML aliases"):
         read_corpus(root)
+
+
+def test_an_org_yaml_value_nested_too_deep_is_one_error(tmp_path: Path) -> None:
+    """The check for unstorable text walked org.yaml's values by recursion: 150 levels of
+    lists passed the YAML parser and then raised RecursionError, as did a value holding
+    itself (the parser fuzz test built one)."""
+    path = tmp_path / "org.yaml"
+    path.write_text("company: x\npeople: " + "[" * 150 + "]" * 150 + "\n")
+    with pytest.raises(InputError, match="people: nested over 100 levels deep"):
+        read_org(path)
+    itself: list[Any] = []
+    itself.append({"id": itself})
+    with pytest.raises(InputError, match="nested over"):
+        org_from_mapping({"company": "x", "people": itself}, "org.yaml")

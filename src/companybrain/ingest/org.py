@@ -103,17 +103,26 @@ def _name(item: dict[str, Any], where: str) -> str:
     return name.strip()
 
 
+MAX_NESTING = 100  # lists and mappings inside a value of org.yaml; far past any real one
+
+
 def _storable(value: Any, where: str) -> None:
-    """A NUL would cut the query text short and a lone surrogate is not text."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _storable(key, where)
-            _storable(item, f"{where}.{key}" if where else str(key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            _storable(item, f"{where}[{i}]")
-    elif isinstance(value, str) and (problem := unstorable(value)):
-        raise InputError(f"{where}: {problem}")
+    """A NUL would cut the query text short and a lone surrogate is not text. Walked with a
+    stack, not recursion, and refused past MAX_NESTING levels: a value nested thousands
+    deep (or one that holds itself) raised RecursionError."""
+    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
+    while stack:
+        item, at, depth = stack.pop()
+        if isinstance(item, dict | list) and depth >= MAX_NESTING:
+            raise InputError(f"{where}: nested over {MAX_NESTING} levels deep")
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                stack.append((key, at, depth + 1))
+                stack.append((inner, f"{at}.{key}" if at else str(key), depth + 1))
+        elif isinstance(item, list):
+            stack += [(inner, f"{at}[{i}]", depth + 1) for i, inner in enumerate(item)]
+        elif isinstance(item, str) and (problem := unstorable(item)):
+            raise InputError(f"{at}: {problem}")
 
 
 def _groups(value: Any, where: str) -> tuple[str, ...]:
