@@ -22,7 +22,7 @@ from companybrain.config import SOCKET_NAME, Settings, redact_url
 from companybrain.cycles import no_cycle_collection
 from companybrain.errors import BusyError, ConfigError, InputError, StoreError
 from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer, ServerLimits
-from companybrain.policy.text import UNSTORABLE, unstorable
+from companybrain.policy.text import UNSTORABLE, strings_in, unstorable
 
 Row = dict[str, Any]
 T = TypeVar("T")
@@ -494,23 +494,9 @@ def check_params(params: Mapping[str, Any]) -> None:
     for name, value in params.items():
         if type(value) in _SCALARS and type(value) is not str:
             continue
-        for leaf in [value] if type(value) is str else _strings(value):
+        for leaf in strings_in(value):
             if UNSTORABLE.search(leaf):
                 raise InputError(f"the value given for ${name} {unstorable(leaf)}")
-
-
-def _strings(value: Any) -> Iterator[str]:
-    """The strings inside a parameter (keys too), walked with a stack."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if type(item) is str:
-            yield item
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
 
 
 def _query_error(exc: redis.exceptions.ResponseError) -> StoreError:

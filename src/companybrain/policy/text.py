@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
+from typing import Any
 
 _QUOTES = str.maketrans(
     {
@@ -41,6 +43,21 @@ def unstorable(text: str) -> str | None:
     except UnicodeEncodeError as exc:
         return f"is not valid Unicode text ({exc.reason})"
     return None
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string inside `value` (itself, or inside lists, tuples and mappings, keys too),
+    walked with a stack: a JSON body or a query parameter may nest deep."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
 
 
 def normalise(text: str) -> str:

@@ -10,7 +10,6 @@ the field and never echoing its value:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -20,7 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from companybrain.config import Settings
 from companybrain.errors import InputError
-from companybrain.policy.text import UNSTORABLE, unstorable
+from companybrain.policy.text import UNSTORABLE, strings_in, unstorable
 
 # Room beside the record's text: the other fields, and JSON's escapes of the text itself.
 BODY_SLACK_BYTES = 64 * 1024
@@ -94,23 +93,9 @@ async def check_values(request: Request) -> None:
     elif kind in {"application/x-www-form-urlencoded", "multipart/form-data"}:
         fields += list((await request.form()).multi_items())
     for name, value in fields:
-        for text in (name, *_strings(value)):
+        for text in (name, *strings_in(value)):
             if UNSTORABLE.search(text):
                 raise InputError(f"{_printable(name)}: {unstorable(text)}")
-
-
-def _strings(value: Any) -> Iterator[str]:
-    """The strings in a field's value, walked with a stack (JSON may nest deep)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
 
 
 def _printable(name: str) -> str:
