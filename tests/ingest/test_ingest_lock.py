@@ -4,7 +4,10 @@ one left by a killed run expires."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -66,13 +69,17 @@ def test_a_second_ingest_is_refused_while_the_first_runs_and_the_first_completes
         mark = records_q.read_checkpoint(store, writer.CHECKPOINT_KEY)
         assert mark is not None and mark["complete"] is False
         run = mark["run"]
-        assert store.lock_holder(lock.LOCK_NAME)[0] == run
+        value = store.lock_holder(lock.LOCK_NAME)[0]
+        assert value is not None and lock.Holder.parse(value) == lock.Holder.here(run)
         started = time.monotonic()
         with pytest.raises(BusyError) as refused:
             ingest(store, corpus, settings, workers=0)
         assert time.monotonic() - started < 5, "refused at once, not after waiting"
         message = str(refused.value)
-        assert f"another ingest of graph {settings.graph!r} is running (run {run})" in message
+        assert (
+            f"another ingest of graph {settings.graph!r} is running (run {run}, process "
+            f"{os.getpid()} on {socket.gethostname()})"
+        ) in message
         assert "expires within 1 s" in message
         with pytest.raises(BusyError, match="another ingest"):
             add_typed_record(store, typed("typed-9"), settings)
@@ -98,6 +105,48 @@ def test_a_lock_left_by_a_killed_run_expires(
     assert ingest(store, corpus, settings).stored == 3
     assert add_typed_record(store, typed("typed-1"), settings).stored == 1
     assert store.lock_holder(lock.LOCK_NAME) == (None, 0)
+
+
+def test_a_lock_whose_process_is_gone_is_taken_over_at_once(
+    corpus: Path, store: Store, settings: Settings
+) -> None:
+    # A run on this machine SIGKILLed while holding the lock: its process is gone (reaped).
+    dead = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    dead.send_signal(signal.SIGKILL)
+    dead.wait(10)
+    value = lock.Holder("killedrun456", socket.gethostname(), dead.pid).value()
+    assert store.take_lock(lock.LOCK_NAME, value, 60_000)
+    started = time.monotonic()
+    assert ingest(store, corpus, settings).stored == 3
+    assert time.monotonic() - started < 30, "not after the lock's minute"
+    assert store.lock_holder(lock.LOCK_NAME) == (None, 0)
+
+
+def test_a_lock_whose_process_lives_or_is_elsewhere_is_waited_for(
+    corpus: Path, store: Store, settings: Settings
+) -> None:
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        for holder in (
+            lock.Holder("liverun0001", socket.gethostname(), alive.pid),
+            lock.Holder("farrun00001", "another-machine.invalid", 999_999_999),
+        ):
+            assert store.take_lock(lock.LOCK_NAME, holder.value(), 60_000)
+            with pytest.raises(BusyError, match=f"run {holder.run}, process {holder.pid} on"):
+                ingest(store, corpus, settings)
+            assert store.drop_lock(lock.LOCK_NAME, holder.value())
+    finally:
+        alive.kill()
+        alive.wait(10)
+    assert store.read("MATCH (s:Source) RETURN count(s) AS n") == [{"n": 0}]
+
+
+def test_holder_values_read_back() -> None:
+    here = lock.Holder.here("abc")
+    assert lock.Holder.parse(here.value()) == here
+    assert lock.Holder.parse("abc") == lock.Holder("abc")  # a run id alone: no process
+    assert lock.Holder.parse("abc my host 12") == lock.Holder("abc", "my host", 12)
+    assert not lock.Holder("abc").gone() and not here.gone()
 
 
 def test_a_failed_run_releases_its_lock(corpus: Path, store: Store, settings: Settings) -> None:

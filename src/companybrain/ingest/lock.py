@@ -7,13 +7,22 @@ The lock expires unless renewed, so a run killed without a chance to release it 
 a power cut) blocks the next one for at most LOCK_TTL_S. A thread of its own renews it every
 LOCK_RENEW_S for as long as the process lives: a run may go minutes without writing (a
 model proposer reading a batch, relinking a million records), and none of that may let
-the lock lapse."""
+the lock lapse.
+
+The lock's value also names the holder's machine and process (`Holder`). A run on the same
+machine whose holder's process is gone takes the lock over at once instead of waiting out
+the expiry, and `brain status` calls that run interrupted, not running. A holder on another
+machine, or one written in another form, is waited out: its process cannot be looked at."""
 
 from __future__ import annotations
 
 import math
+import os
+import socket
 import threading
 import uuid
+from dataclasses import dataclass
+from pathlib import Path
 from types import TracebackType
 
 from companybrain.errors import BusyError, StoreError
@@ -32,6 +41,52 @@ def new_run_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
+@dataclass(frozen=True)
+class Holder:
+    """Who holds the lock, as its value says: `RUN HOST PID` (older values: `RUN` alone)."""
+
+    run: str
+    host: str | None = None
+    pid: int | None = None
+
+    @classmethod
+    def here(cls, run: str) -> Holder:
+        return cls(run, socket.gethostname(), os.getpid())
+
+    @classmethod
+    def parse(cls, value: str) -> Holder:
+        run, _, rest = value.partition(" ")
+        host, _, pid = rest.rpartition(" ")
+        if host and pid.isdigit():
+            return cls(run, host, int(pid))
+        return cls(value)
+
+    def value(self) -> str:
+        return " ".join([self.run, self.host or "", str(self.pid)]) if self.pid else self.run
+
+    def gone(self) -> bool:
+        """True only when the holder ran on this machine and its process has ended."""
+        if self.host != socket.gethostname() or self.pid is None:
+            return False
+        return not process_alive(self.pid)
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process `pid` exists and has not ended (a zombie, killed but not yet reaped
+    by its parent, has ended: it will never release a lock)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: it exists
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # no /proc to tell a zombie by: alive, as the signal said
+    return stat.rpartition(")")[2].split()[:1] != ["Z"]
+
+
 class IngestLock:
     """`with IngestLock(store):` holds the graph's ingest lock, or raises BusyError at once
     naming the run that holds it. `check()` raises when the lock was lost meanwhile (the
@@ -40,17 +95,23 @@ class IngestLock:
     def __init__(self, store: Store, run: str | None = None) -> None:
         self.store = store
         self.run = run or new_run_id()
+        self.value = Holder.here(self.run).value()
         self._stop = threading.Event()
         self._lost = False
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> IngestLock:
         ttl_ms = int(LOCK_TTL_S * 1000)
-        taken = self.store.take_lock(LOCK_NAME, self.run, ttl_ms)
+        taken = self.store.take_lock(LOCK_NAME, self.value, ttl_ms)
         if not taken:
-            holder, left_ms = self.store.lock_holder(LOCK_NAME)
-            # Released (or expired) between the two commands: free to take after all.
-            taken = holder is None and self.store.take_lock(LOCK_NAME, self.run, ttl_ms)
+            value, left_ms = self.store.lock_holder(LOCK_NAME)
+            holder = Holder.parse(value) if value is not None else None
+            if holder is not None and holder.gone():
+                # Dropped only if still that value: of two runs taking over, one wins.
+                self.store.drop_lock(LOCK_NAME, holder.value())
+                holder = None
+            # Released, expired or taken over since: free to take after all.
+            taken = holder is None and self.store.take_lock(LOCK_NAME, self.value, ttl_ms)
             if not taken:
                 raise BusyError(busy_message(self.store.graph_name, holder, left_ms))
         self._thread = threading.Thread(target=self._renew, name="brain-ingest-lock", daemon=True)
@@ -61,7 +122,7 @@ class IngestLock:
         ttl_ms = int(LOCK_TTL_S * 1000)
         while not self._stop.wait(LOCK_RENEW_S):
             try:
-                held = self.store.renew_lock(LOCK_NAME, self.run, ttl_ms)
+                held = self.store.renew_lock(LOCK_NAME, self.value, ttl_ms)
             except StoreError:
                 continue  # the server is away: the writes will say so; try again later
             if not held:
@@ -86,15 +147,17 @@ class IngestLock:
         if self._thread is not None:
             self._thread.join()
         try:
-            self.store.drop_lock(LOCK_NAME, self.run)
+            self.store.drop_lock(LOCK_NAME, self.value)
         except StoreError:
             if kind is None:
                 raise  # otherwise the error that ended the run is the one to see
             # left behind, the lock expires within LOCK_TTL_S
 
 
-def busy_message(graph: str, holder: str | None, left_ms: int) -> str:
-    run = f"run {holder}" if holder else "run unknown"
+def busy_message(graph: str, holder: Holder | None, left_ms: int) -> str:
+    run = f"run {holder.run}" if holder else "run unknown"
+    if holder and holder.pid is not None:
+        run += f", process {holder.pid} on {holder.host}"
     return (
         f"another ingest of graph {graph!r} is running ({run}); wait for it to finish, or, "
         f"if it was killed, its lock expires within {math.ceil(max(left_ms, 0) / 1000)} s "

@@ -1,5 +1,5 @@
 """What `brain status` says about the last ingest: finished, still running, or interrupted
-(its checkpoint says not complete and no run holds the lock), read from the checkpoint
+(its checkpoint says not complete and no live run holds the lock), read from the checkpoint
 (ingest/writer.py) and the lock (ingest/lock.py)."""
 
 from __future__ import annotations
@@ -8,15 +8,17 @@ from typing import Any
 
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import records_q
-from companybrain.ingest.lock import LOCK_NAME
+from companybrain.ingest.lock import LOCK_NAME, Holder
 from companybrain.ingest.writer import CHECKPOINT_KEY
 
 
 def last_ingest(store: Store) -> dict[str, Any] | None:
     """The last ingest of the graph (None: never ingested)."""
     mark = records_q.read_checkpoint(store, CHECKPOINT_KEY)
-    holder, _ = store.lock_holder(LOCK_NAME)
-    return summarize(mark, holder)
+    value, _ = store.lock_holder(LOCK_NAME)
+    holder = Holder.parse(value) if value is not None else None
+    # A lock whose process is gone holds nothing: that run was killed.
+    return summarize(mark, holder.run if holder and not holder.gone() else None)
 
 
 def summarize(mark: dict[str, Any] | None, holder: str | None) -> dict[str, Any] | None:
