@@ -116,6 +116,8 @@ def test_an_unknown_repository_is_not_found(client: TestClient, site: Site) -> N
     graph = _graph(site)
     review = client.get(f"/api/review?sha=HEAD&repo=nope&graph={graph}")
     assert "'nope'" in _one_error(review, 404, "repo")
+    commits = client.get(f"/api/commits?repo=nope&graph={graph}")
+    assert "'nope'" in _one_error(commits, 404, "repo")  # not [], an empty history
     sync = client.post("/api/sync", json={"graph": graph, "repo": "nope"})
     assert "'nope'" in _one_error(sync, 404, "repo")
 

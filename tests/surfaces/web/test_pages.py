@@ -186,6 +186,19 @@ def test_review_page_lists_commits_and_reviews_one(client: TestClient, site: Sit
     assert DECISION in [d["id"] for d in api["answer"]["result"]["decisions"]]
 
 
+def test_review_of_an_unknown_repository_shows_no_other_history(
+    client: TestClient, site: Site
+) -> None:
+    known = client.get("/review", params={"repo": "repo"})
+    assert known.status_code == 200 and "fix: stream exporter rows" in known.text
+    for params in ({"repo": "nope"}, {"repo": "nope", "sha": site.fix_sha}):
+        page = client.get("/review", params=params)
+        assert page.status_code == 404
+        assert "no repository named &#39;nope&#39; in this graph" in page.text
+        assert "fix: stream exporter rows" not in page.text  # the first repository's
+        assert "Batch the exporter" not in page.text
+
+
 def test_unknown_things_are_404_not_errors(client: TestClient, site: Site) -> None:
     assert client.get("/record", params={"id": "nope"}).status_code in {303, 404}
     assert client.get("/graph", params={"id": "nope"}).status_code == 404

@@ -255,18 +255,23 @@ def router(web: WebContext) -> APIRouter:
         error: str | None = None,
     ) -> Response:
         repos = review_view.repositories(brain.store)
-        if repos and repo not in {x["repo"] for x in repos}:
+        status = 200
+        known = repos and (repo in {x["repo"] for x in repos} or not repo)
+        if repos and not repo:
             repo = repos[0]["repo"]
-        commits = review_view.commit_list(brain.store, repo) if repos else []
-        heads = review_view.branches(brain.store, repo) if repos else []
+        commits = review_view.commit_list(brain.store, repo) if known else []
+        heads = review_view.branches(brain.store, repo) if known else []
         review = None
-        if repos and sha:
+        if repos and not known:
+            # Never another repository's history under the name asked for.
+            error, status = review_view.unknown_repo(repo), 404
+        elif repos and sha:
             try:
                 review = review_view.commit_review(brain.store, repo, sha)
             except BrainError as exc:
                 error = str(exc)
         return pages.render(
-            request, "review.html", "review", "Review", graph, asker.person,
+            request, "review.html", "review", "Review", graph, asker.person, status,
             repos=repos, repo=repo, commits=commits, heads=heads, sha=sha, r=review,
             synced=synced, error=error,
         )  # fmt: skip

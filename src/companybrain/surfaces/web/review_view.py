@@ -23,7 +23,15 @@ def repositories(store: Store) -> list[dict[str, Any]]:
 
 
 def commit_list(store: Store, repo: str) -> list[dict[str, Any]]:
+    """The repository's latest commits; a name the graph does not know is 404, not an
+    empty history (which would read as a repository with no commits)."""
+    if repo not in {r["repo"] for r in repo_read.repositories(store)}:
+        raise NotFound(unknown_repo(repo))
     return web_q.commits(store, repo, COMMITS)
+
+
+def unknown_repo(repo: str) -> str:
+    return f"repo: no repository named {repo!r} in this graph"
 
 
 def _repo_path(store: Store, repo: str | None) -> Path:
@@ -35,7 +43,7 @@ def _repo_path(store: Store, repo: str | None) -> Path:
     if repo is not None:
         found = next((k for k in known if k["repo"] == repo), None)
         if found is None:
-            raise NotFound(f"repo: no repository named {repo!r} in this graph")
+            raise NotFound(unknown_repo(repo))
         if not Path(found["path"]).exists():
             raise NotFound(f"repo: {repo!r} is no longer at {found['path']}")
         return Path(found["path"])
