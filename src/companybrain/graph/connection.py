@@ -22,6 +22,7 @@ from companybrain.config import SOCKET_NAME, Settings, redact_url
 from companybrain.cycles import no_cycle_collection
 from companybrain.errors import BusyError, ConfigError, InputError, StoreError
 from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer, ServerLimits
+from companybrain.graph.url_options import unknown_options
 from companybrain.policy.text import UNSTORABLE, strings_in, unstorable
 
 Row = dict[str, Any]
@@ -157,6 +158,9 @@ class Store:
         if self.embedded is None:
             assert self.settings.falkordb_url
             try:
+                unknown = unknown_options(self.settings.falkordb_url)
+                if unknown:  # before the client connects, which is where it would fail
+                    raise ValueError("the client takes no option " + ", ".join(map(repr, unknown)))
                 self._db = FalkorDB.from_url(self.settings.falkordb_url, **options)
             except ValueError as exc:  # what the settings' check left to the client (?options)
                 raise ConfigError(f"FALKORDB_URL {self.where!r}: {exc}") from exc
