@@ -30,6 +30,9 @@ TOO_BIG = "99999999999999999999"
         ({"BRAIN_MAX_QUEUED_QUERIES": "4294967296"}, "BRAIN_MAX_QUEUED_QUERIES"),
         ({"BRAIN_RESULTSET_SIZE": TOO_BIG}, "BRAIN_RESULTSET_SIZE"),
         ({"BRAIN_QUERY_MEM_BYTES": TOO_BIG}, "BRAIN_QUERY_MEM_BYTES"),
+        # every request refused by the endpoint, found only at the first batch
+        ({"BRAIN_MODEL_MAX_TOKENS": TOO_BIG}, "BRAIN_MODEL_MAX_TOKENS"),
+        ({"BRAIN_MODEL_MAX_TOKENS": "100"}, "BRAIN_MODEL_MAX_TOKENS"),
     ],
 )
 def test_numbers_out_of_range_name_the_setting(env: dict[str, str], named: str) -> None:

@@ -17,6 +17,10 @@ DEFAULT_ROW_CAP = 50
 DEFAULT_MAX_RECORD_BYTES = 1_000_000
 # Reasoning models can spend a small budget thinking before they call a tool.
 DEFAULT_MODEL_MAX_TOKENS = 2048
+MIN_MODEL_MAX_TOKENS = 2048  # a proposal for a long section needs this much room
+# More than any model writes in one reply; past it an endpoint refuses every request, and
+# the error would come at the first batch instead of at the start.
+MAX_MODEL_MAX_TOKENS = 1_000_000
 DEFAULT_MODEL_EXTRA = {"chat_template_kwargs": {"enable_thinking": False}}
 
 
@@ -140,8 +144,11 @@ class Settings:
             raise ConfigError(f"BRAIN_PROPOSER must be 'rules' or 'model', got {self.proposer!r}")
         if self.router not in {"rules", "model"}:
             raise ConfigError(f"BRAIN_ROUTER must be 'rules' or 'model', got {self.router!r}")
-        if self.model_max_tokens < 2048:
-            raise ConfigError("BRAIN_MODEL_MAX_TOKENS must be at least 2048")
+        if not MIN_MODEL_MAX_TOKENS <= self.model_max_tokens <= MAX_MODEL_MAX_TOKENS:
+            raise ConfigError(
+                f"BRAIN_MODEL_MAX_TOKENS must be from {MIN_MODEL_MAX_TOKENS} to "
+                f"{MAX_MODEL_MAX_TOKENS:,}, got {self.model_max_tokens}"
+            )
         if self.falkordb_url is not None:
             url_problem = falkordb_url_problem(self.falkordb_url)
             if url_problem:

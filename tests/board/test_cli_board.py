@@ -78,6 +78,7 @@ def test_bad_options_are_refused_before_the_board_is_filled(
         (["--workers", "0"], "--workers"),
         (["--claim-ttl", "inf"], "--claim-ttl"),
         (["--claim-ttl", "nan"], "--claim-ttl"),
+        (["--max-attempts", "99999999999999999999"], "--max-attempts"),  # never reached
     ):
         result = run_cli("board", "run", *args)
         assert result.exit_code != 0

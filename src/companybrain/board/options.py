@@ -9,6 +9,9 @@ from companybrain.errors import ConfigError
 
 WORKER_KINDS = ("rules", "model")
 MAX_CLAIM_TTL_S = 10**9  # about 30 years; an expiry in epoch ms stays a whole number
+# Far past any use (an item failing a thousand times will fail again), and a whole number
+# the board's queries take (a 64-bit one; a bigger one failed the first claim).
+MAX_ATTEMPTS = 1000
 
 
 @dataclass(frozen=True)
@@ -21,8 +24,8 @@ class BoardOptions:
     def validate(self) -> BoardOptions:
         if not 0 < self.claim_ttl_s <= MAX_CLAIM_TTL_S:  # also NaN; inf overflowed ttl_ms
             raise ConfigError(f"--claim-ttl must be positive seconds, at most {MAX_CLAIM_TTL_S:,}")
-        if self.max_attempts < 1:
-            raise ConfigError("--max-attempts must be at least 1")
+        if not 1 <= self.max_attempts <= MAX_ATTEMPTS:
+            raise ConfigError(f"--max-attempts must be from 1 to {MAX_ATTEMPTS}")
         if self.max_chars < 200:
             raise ConfigError("--max-chars must be at least 200")
         return self
