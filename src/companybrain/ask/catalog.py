@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companybrain.graph.connection import Store
-from companybrain.graph.queries import ask_q
+from companybrain.graph.queries import ask_q, records_q
 from companybrain.policy.access import Viewer, can_see
 from companybrain.policy.text import fold_name
 
@@ -51,6 +51,8 @@ class Catalog:
     company: str | None = None
     timezone: str = "UTC"
     entities: dict[str, dict[str, Entity]] = field(default_factory=dict)
+    # Records whose file failed to read on a later run: ms since (ingest/unread.py).
+    unread: dict[str, int] = field(default_factory=dict)
     # Set by load_catalog on a finished catalog that may be shared between questions: only
     # then are the name index and the list of names kept (a catalog built by hand may still
     # be changing).
@@ -227,7 +229,7 @@ def load_catalog(store: Store, viewer: Viewer | None = None) -> Catalog:
 def _load(store: Store, viewer: Viewer) -> Catalog:
     meta = ask_q.org_meta(store) or {}
     rows: list[Any] = [
-        (meta.get("company"), meta.get("timezone")),
+        (meta.get("company"), meta.get("timezone"), meta.get("unread")),
         ask_q.services(store),
         ask_q.projects(store),
         ask_q.people(store),
@@ -248,14 +250,16 @@ def _load(store: Store, viewer: Viewer) -> Catalog:
 
 
 def _build(
-    meta: tuple[str | None, str | None],
+    meta: tuple[str | None, str | None, str | None],
     services: list[Any],
     projects: list[Any],
     people: list[Any],
     teams: list[Any],
     decisions: list[Any],
 ) -> Catalog:
-    catalog = Catalog(company=meta[0], timezone=meta[1] or "UTC")
+    catalog = Catalog(
+        company=meta[0], timezone=meta[1] or "UTC", unread=records_q.decode_unread(meta[2])
+    )
 
     def add(entity: Entity) -> None:
         catalog.entities.setdefault(entity.type, {})[entity.id] = entity

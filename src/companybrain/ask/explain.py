@@ -5,6 +5,7 @@ tells which one the user sees."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 from companybrain.ask.catalog import PERSON, Catalog
@@ -13,6 +14,7 @@ from companybrain.llm.client import ModelClient
 from companybrain.model.answer import Answer
 from companybrain.policy.explanation import ExplanationFacts, Named, check_explanation
 from companybrain.policy.text import names_in
+from companybrain.policy.time import format_instant
 
 SIGN_OFF_NOTE = (
     "Ownership is a review contact: ask them to review. Approval authority is not recorded: "
@@ -212,14 +214,32 @@ def model_explanation(
 
 
 def explain(answer: Answer, catalog: Catalog, client: ModelClient | None = None) -> Answer:
-    """Fill in the explanation: the model's when a client is given and its words pass."""
+    """Fill in the explanation: the model's when a client is given and its words pass;
+    either way followed by a note on any cited record whose file no longer reads."""
     if client is None:
         answer.explanation, answer.explanation_by = template(answer, catalog), "template"
-        return answer
-    text, rejected = model_explanation(client, answer, catalog)
-    answer.explanation = text
-    answer.explanation_by = "template" if rejected else "model"
+    else:
+        text, rejected = model_explanation(client, answer, catalog)
+        answer.explanation = text
+        answer.explanation_by = "template" if rejected else "model"
+    note = unread_note(answer, catalog)
+    if note:
+        answer.explanation = f"{answer.explanation} {note}".strip()
     return answer
+
+
+def unread_note(answer: Answer, catalog: Catalog) -> str:
+    """What the user must know when a cited record's file failed to read on a later run:
+    the quote is from the version stored before, which the file may no longer say."""
+    ids = sorted({c.record for c in answer.citations if c.record in catalog.unread})
+    if not ids:
+        return ""
+    since = min(catalog.unread[rid] for rid in ids)
+    day = format_instant(datetime.fromtimestamp(since / 1000, UTC), catalog.timezone)
+    return (
+        f"Note: the file of {', '.join(ids)} could not be read at an ingest since {day}; "
+        "the quote is from the version stored before, which the file may no longer say."
+    )
 
 
 def _strings(value: Any) -> list[str]:

@@ -8,6 +8,7 @@ durability checkpoint every few batches."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import asdict
@@ -17,6 +18,7 @@ from companybrain.config import Settings
 from companybrain.errors import InputError
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import ask_q, records_q
+from companybrain.ingest import unread
 from companybrain.ingest.corpus import CorpusStream, open_corpus
 from companybrain.ingest.extract import (
     Context,
@@ -73,9 +75,10 @@ def _ingest(
     if prune and not corpus.whole_corpus:
         raise InputError("--prune needs a whole corpus folder (with org.yaml)")
     report = IngestReport(files=len(corpus.files))
+    marked, read_fine = records_q.unread_records(store), set[str]()
     store_records(
         store,
-        corpus.records(),
+        unread.noting(corpus.records(), marked, read_fine),
         org,
         org_digest(org),
         settings,
@@ -92,6 +95,11 @@ def _ingest(
     report.warnings = corpus.warnings
     refused = [p.record for p in corpus.rejected if p.record]
     report.kept_stored = sorted(records_q.source_states(store, refused)) if refused else []
+    marks = unread.next_marks(marked, read_fine, report.kept_stored, int(time.time() * 1000))
+    if marks:  # a record pruned meanwhile is no longer cited by anything
+        marks = {rid: marks[rid] for rid in records_q.source_states(store, list(marks))}
+    if marks != marked:
+        records_q.write_unread(store, marks)
     return report
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companybrain.graph.queries.records_q import UNREAD_KEY
 from companybrain.policy.expertise import worked_with_pairs
 
 if TYPE_CHECKING:
@@ -22,8 +23,12 @@ EVERYONE: dict[str, Any] = {"everyone": True, "groups": []}
 
 
 def org_meta(store: Store) -> Row | None:
+    """The company's name and time zone, and the records whose file failed to read on a
+    later run (`unread`, JSON; see ingest/unread.py)."""
     rows = store.read(
-        "MATCH (m:Meta {key: 'org'}) RETURN m.company AS company, m.timezone AS timezone"
+        "MATCH (m:Meta {key: 'org'}) OPTIONAL MATCH (u:Meta {key: $unread}) "
+        "RETURN m.company AS company, m.timezone AS timezone, u.records AS unread",
+        {"unread": UNREAD_KEY},
     )
     return rows[0] if rows else None
 

@@ -256,6 +256,29 @@ def read_checkpoint(store: Store, key: str) -> dict[str, Any] | None:
     return dict(rows[0]["props"]) if rows else None
 
 
+UNREAD_KEY = "unread"  # its `records`: JSON of {record id: ms since its file failed to read}
+
+
+def unread_records(store: Store) -> dict[str, int]:
+    """Records whose file failed to read on a later run (see ingest/unread.py)."""
+    rows = store.read("MATCH (m:Meta {key: $key}) RETURN m.records AS records", {"key": UNREAD_KEY})
+    return decode_unread(rows[0]["records"] if rows else None)
+
+
+def decode_unread(value: str | None) -> dict[str, int]:
+    return {str(k): int(v) for k, v in json.loads(value).items()} if value else {}
+
+
+def write_unread(store: Store, marks: dict[str, int]) -> None:
+    if marks:
+        store.query(
+            "MERGE (m:Meta {key: $key}) SET m.records = $records",
+            {"key": UNREAD_KEY, "records": json.dumps(marks, sort_keys=True)},
+        )
+    else:
+        store.query("MATCH (m:Meta {key: $key}) DELETE m", {"key": UNREAD_KEY})
+
+
 def relink(store: Store) -> None:
     """Structure named by ids in front matter (parent, supersedes, motivated_by) becomes edges
     once both ends exist, whatever order the records arrived in. Idempotent."""

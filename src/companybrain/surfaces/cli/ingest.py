@@ -99,15 +99,9 @@ def print_report(report: IngestReport) -> None:
         )
         out.print(
             f"  [yellow]kept[/]     the stored version of {len(report.kept_stored)} record(s) "
-            f"refused this time, which answers still cite until the file is fixed: "
-            + escape(shown),
+            "refused this time, which answers still cite, with a note saying so, until the "
+            "file is fixed: " + escape(shown),
             highlight=False,
-        )
-        out.print(
-            f"  [yellow]kept[/]     the stored version of {len(report.kept_stored)} record(s) "
-            f"refused this time, which answers still cite until the file is fixed: {shown}",
-            highlight=False,
-            markup=False,
         )
     for item in report.rejected_detail:
         out.print(

@@ -1,0 +1,82 @@
+"""A record whose file fails to read on a later run keeps its stored version (answers may
+still cite it), and every answer citing it says so, from the first run that could not read
+it until a run reads the file again."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import records_q
+from companybrain.ingest.pipeline import ingest
+from companybrain.ingest.unread import next_marks
+from tests.ingest.corpus_builder import write_corpus
+from tests.ingest.test_pipeline import CHAT, DIRECTORY, TRANSFER
+
+NOW = datetime(2026, 10, 20, 12, tzinfo=UTC)
+QUESTION = "Who owns the billing gateway?"
+NOTE = "Note: the file of CC-1 could not be read at an ingest since"
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    return write_corpus(tmp_path / "corpus", {"dir.md": DIRECTORY, "cc.md": TRANSFER}, jsonl=[CHAT])
+
+
+def _owner(store: Store, settings: Settings, person: str | None = None) -> tuple[str, str]:
+    answer = ask(store, settings, QUESTION, now=NOW, as_person=person)
+    assert answer.status == "answered" and answer.result is not None
+    assert [c.record for c in answer.citations] == ["CC-1"]
+    return answer.result["owner"]["id"], answer.explanation
+
+
+def test_an_answer_citing_a_record_whose_file_failed_says_so_until_it_reads(
+    store: Store, settings: Settings, corpus: Path
+) -> None:
+    ingest(store, corpus, settings)
+    owner, explained = _owner(store, settings)
+    assert owner == "bo" and "Note:" not in explained
+
+    cc = corpus / "records" / "cc.md"
+    cc.write_text(TRANSFER.replace("at: '2026-10-13T09:12:00Z'", "at: someday"))
+    assert ingest(store, corpus, settings).kept_stored == ["CC-1"]
+    owner, explained = _owner(store, settings)
+    assert owner == "bo", "the stored version still answers"
+    assert NOTE in explained and "the version stored before" in explained
+    since = records_q.unread_records(store)["CC-1"]
+
+    # A run of another file leaves it marked; a run that fails again keeps the first time.
+    ingest(store, corpus / "records" / "dir.md", settings)
+    assert NOTE in _owner(store, settings)[1]
+    ingest(store, corpus, settings)
+    assert records_q.unread_records(store) == {"CC-1": since}
+
+    cc.write_text(TRANSFER)  # fixed, back to what the graph holds: nothing to rewrite
+    report = ingest(store, corpus, settings)
+    assert report.stored == 0 and report.unchanged == 3
+    assert records_q.unread_records(store) == {}
+    assert "Note:" not in _owner(store, settings)[1]
+    assert store.read("MATCH (m:Meta {key: 'unread'}) RETURN count(m) AS n") == [{"n": 0}]
+
+
+def test_a_pruned_record_leaves_no_mark(store: Store, settings: Settings, corpus: Path) -> None:
+    ingest(store, corpus, settings)
+    cc = corpus / "records" / "cc.md"
+    cc.write_text(TRANSFER.replace("author: cy", "author: nobody-here"))
+    ingest(store, corpus, settings)
+    assert set(records_q.unread_records(store)) == {"CC-1"}
+    cc.unlink()
+    ingest(store, corpus, settings, prune=True)
+    assert records_q.unread_records(store) == {}
+
+
+def test_next_marks() -> None:
+    assert next_marks({}, set(), [], 5) == {}
+    assert next_marks({}, set(), ["a"], 5) == {"a": 5}
+    assert next_marks({"a": 1}, set(), ["a"], 5) == {"a": 1}, "since the first refusal"
+    assert next_marks({"a": 1, "b": 2}, {"a"}, [], 5) == {"b": 2}, "read fine: cleared"
