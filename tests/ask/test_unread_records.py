@@ -20,7 +20,7 @@ from tests.ingest.test_pipeline import CHAT, DIRECTORY, TRANSFER
 
 NOW = datetime(2026, 10, 20, 12, tzinfo=UTC)
 QUESTION = "Who owns the billing gateway?"
-NOTE = "Note: the file of CC-1 could not be read at an ingest since"
+NOTE = "Note: CC-1 was refused by every ingest since"
 
 
 @pytest.fixture

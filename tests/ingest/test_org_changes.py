@@ -5,15 +5,23 @@ from the records about it written before."""
 from __future__ import annotations
 
 import copy
+from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 from companybrain.ask.engine import ask
 from companybrain.config import Settings
+from companybrain.errors import InputError
 from companybrain.graph.connection import Store
-from companybrain.ingest.pipeline import ingest
+from companybrain.ingest.pipeline import add_typed_record, ingest
+from companybrain.model.records import Record
 from tests.ingest.corpus_builder import ORG, md, write_corpus
+from tests.ingest.test_pipeline import CHAT, DIRECTORY
+from tests.ingest.test_pipeline import TRANSFER as BILLING_TRANSFER
 
 NOW = "2026-10-20T12:00:00Z"
+AT = datetime(2026, 10, 16, tzinfo=UTC)
 TRANSFER = md(
     {"id": "CC-1", "kind": "change_control", "at": "2026-10-13T09:12:00Z", "author": "cy",
      "about": ["search-index"]},
@@ -51,3 +59,61 @@ def test_what_the_organisation_drops_leaves_the_graph(
     assert store.read("MATCH (p:Person {id: 'cy'})-[:AUTHORED]->(s) RETURN s.id AS s") == [
         {"s": "CC-1"}
     ]
+
+
+def _without(person: str) -> dict[str, object]:
+    smaller = copy.deepcopy(ORG)
+    smaller["people"] = [p for p in ORG["people"] if p["id"] != person]
+    smaller["teams"] = [
+        {k: v for k, v in t.items() if not (k == "lead" and v == person)} for t in ORG["teams"]
+    ]
+    return smaller
+
+
+def test_an_owner_who_left_is_still_the_owner_the_records_name(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """The transfer to Bo stays a claim once Bo leaves: dropped, it let the directory's
+    older owner (the one the transfer took it from) answer with a citation."""
+    files = {"dir.md": DIRECTORY, "cc.md": BILLING_TRANSFER}
+    corpus = write_corpus(tmp_path / "c", files, jsonl=[CHAT], org=ORG)
+    ingest(store, corpus, settings)
+    write_corpus(tmp_path / "c", files, jsonl=[CHAT], org=_without("bo"))
+    report = ingest(store, corpus, settings)
+    assert report.rejected == [] and report.stored == 3  # re-read against the new org
+
+    answer = ask(store, settings, "Who owns the billing gateway?", now=NOW)
+    assert answer.status == "answered" and answer.result is not None, answer.to_dict()
+    assert answer.result["owner"] == {"id": "bo", "name": "Bo Lind"}
+    assert [c.record for c in answer.citations] == ["CC-1"]
+    assert "Note: Bo Lind is no longer in the organisation" in answer.explanation
+    about = ask(store, settings, "Tell me about Bo Lind.", now=NOW)
+    assert about.tool != "person_or_team", "not a person of the organisation"  # a search
+    with pytest.raises(InputError, match="unknown person id 'bo'"):
+        add_typed_record(
+            store, Record(id="t-1", kind="chat", at=AT, text="hi", author="bo"), settings
+        )
+
+    write_corpus(tmp_path / "c", files, jsonl=[CHAT], org=ORG)  # Bo is back
+    ingest(store, corpus, settings)
+    answer = ask(store, settings, "Who owns the billing gateway?", now=NOW)
+    assert answer.result == {"owner": {"id": "bo", "name": "Bo Lind"}}
+    assert "Note:" not in answer.explanation
+
+
+def test_records_by_someone_who_left_stay_and_they_are_no_one_to_ask(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    files = {"dir.md": DIRECTORY, "cc.md": BILLING_TRANSFER}
+    corpus = write_corpus(tmp_path / "c", files, jsonl=[CHAT], org=ORG)
+    ingest(store, corpus, settings)
+    assert ask(store, settings, "Who knows the billing gateway?", now=NOW).status == "answered"
+
+    write_corpus(tmp_path / "c", files, jsonl=[CHAT], org=_without("cy"))
+    report = ingest(store, corpus, settings)
+    assert report.rejected == [], "Cy wrote them while here: they are still records"
+    owner = ask(store, settings, "Who owns the billing gateway?", now=NOW)
+    assert owner.result == {"owner": {"id": "bo", "name": "Bo Lind"}}
+    knows = ask(store, settings, "Who knows the billing gateway?", now=NOW)
+    assert knows.status == "refused" and knows.refusal is not None
+    assert "only Cy Park, who are no longer in the organisation" in knows.refusal.message

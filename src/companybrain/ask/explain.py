@@ -222,10 +222,25 @@ def explain(answer: Answer, catalog: Catalog, client: ModelClient | None = None)
         text, rejected = model_explanation(client, answer, catalog)
         answer.explanation = text
         answer.explanation_by = "template" if rejected else "model"
-    note = unread_note(answer, catalog)
-    if note:
-        answer.explanation = f"{answer.explanation} {note}".strip()
+    for note in (departed_note(answer, catalog), unread_note(answer, catalog)):
+        if note:
+            answer.explanation = f"{answer.explanation} {note}".strip()
     return answer
+
+
+def departed_note(answer: Answer, catalog: Catalog) -> str:
+    """An owner the records name who is no longer in the organisation (dropped from
+    org.yaml): still the answer the records give, but not someone to ask as they stand."""
+    if answer.tool != "owner_of" or answer.result is None:
+        return ""
+    owners = [answer.result.get("owner")] + [o["owner"] for o in answer.result.get("owners", [])]
+    gone = sorted({o["name"] for o in owners if o and catalog.get(o["id"], PERSON) is None})
+    if not gone:
+        return ""
+    return (
+        f"Note: {', '.join(gone)} {'is' if len(gone) == 1 else 'are'} no longer in the "
+        "organisation (org.yaml), and no later record names another owner."
+    )
 
 
 def unread_note(answer: Answer, catalog: Catalog) -> str:
@@ -237,8 +252,9 @@ def unread_note(answer: Answer, catalog: Catalog) -> str:
     since = min(catalog.unread[rid] for rid in ids)
     day = format_instant(datetime.fromtimestamp(since / 1000, UTC), catalog.timezone)
     return (
-        f"Note: the file of {', '.join(ids)} could not be read at an ingest since {day}; "
-        "the quote is from the version stored before, which the file may no longer say."
+        f"Note: {', '.join(ids)} {'was' if len(ids) == 1 else 'were'} refused by every "
+        f"ingest since {day} (its file did not read, or no longer fits org.yaml); the quote "
+        "is from the version stored before, which the file may no longer say."
     )
 
 

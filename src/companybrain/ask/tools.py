@@ -8,7 +8,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
-from companybrain.ask.catalog import PROJECT, TEAM, Catalog, Entity
+from companybrain.ask.catalog import PERSON, PROJECT, TEAM, Catalog, Entity
 from companybrain.config import Settings
 from companybrain.errors import StoreError
 from companybrain.graph.connection import Row, Store
@@ -214,13 +214,18 @@ def who_knows(ctx: AskContext, subject: Entity) -> Answer:
         )
         for r in rows
     ]
-    scored = expertise.score_experts(paths)
+    # Someone who has left the organisation is no one to ask; their work still shows who
+    # else took part (the same records' other people).
+    here = [p for p in paths if ctx.catalog.get(p.person, PERSON) is not None]
+    scored = expertise.score_experts(here)
     if not scored:
+        gone = sorted({p.name or p.person for p in paths} - {p.name or p.person for p in here})
+        left = f" (only {', '.join(gone)}, who are no longer in the organisation)" if gone else ""
         return ctx.refused(
             "who_knows",
             subject,
             RefusalCode.NO_CLAIM,
-            f"no record you may see shows anyone working on {subject.name}",
+            f"no record you may see shows anyone working on {subject.name}{left}",
         )
     tie_break = _worked_with_rank(ctx.store) if expertise.has_ties(scored) else {}
     ranked = expertise.rank_experts(scored, tie_break)

@@ -88,7 +88,8 @@ class CorpusStream(_Sorted):
             read_org(path / "org.yaml") if path.is_dir() and (path / "org.yaml").exists() else None
         )
         self.whole_corpus = self.org is not None
-        self.check_org = self.org or org
+        # org.yaml says who is here now; the stored organisation, who was here before.
+        self.check_org = self.org.with_former(org) if self.org is not None else org
         if self.check_org is None:
             raise InputError(
                 f"{path}: no org.yaml here and no organisation given to check records against"

@@ -40,7 +40,8 @@ def org_from_graph(store: Store) -> Org | None:
     return Org(
         company=data["company"], timezone=data["timezone"] or "UTC",
         people=tuple(Person(id=p["id"], name=p["name"], aliases=t(p["aliases"]), team=p["team"],
-                            email=p["email"], groups=t(p["groups"])) for p in data["people"]),
+                            email=p["email"], groups=t(p["groups"]), former=p["former"])
+                     for p in data["people"]),
         teams=tuple(Team(id=x["id"], name=x["name"], lead=x["lead"], aliases=t(x["aliases"]))
                     for x in data["teams"]),
         services=tuple(Service(id=s["id"], name=s["name"], aliases=t(s["aliases"]))

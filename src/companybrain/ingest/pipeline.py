@@ -68,7 +68,7 @@ def _ingest(
 ) -> IngestReport:
     stored_org = org_from_graph(store)
     corpus = open_corpus(path, org=stored_org, max_bytes=settings.max_record_bytes)
-    org = corpus.org or stored_org
+    org = corpus.check_org  # with the people who have left, who old records still name
     assert org is not None  # open_corpus refuses a path without an organisation
     if corpus.org is not None and records_q.org_hash(store) != org_digest(corpus.org):
         org_to_graph(store, corpus.org)  # unchanged, it is not written again
@@ -109,7 +109,8 @@ def add_typed_record(store: Store, record: Record, settings: Settings) -> Ingest
     org = org_from_graph(store)
     if org is None:
         raise InputError("no organisation in this graph yet: ingest a corpus with org.yaml first")
-    if record.author and org.person(record.author) is None:
+    author = org.person(record.author) if record.author else None
+    if record.author and (author is None or author.former):
         raise InputError(f"unknown person id {record.author!r}")
     if not record.text.strip():
         raise InputError("the record's text is empty: there is nothing to store")

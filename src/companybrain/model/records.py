@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -33,6 +33,9 @@ class Person:
     team: str | None = None
     email: str | None = None
     groups: tuple[str, ...] = ()
+    # Dropped from org.yaml since an earlier ingest: records written while they were here
+    # still name them (as author or owner), so they are still known by name.
+    former: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -112,6 +115,19 @@ class Org:
 
     def authority_of(self, kind: str) -> int:
         return self.authority.get(kind, UNKNOWN_KIND_AUTHORITY)
+
+    def with_former(self, before: Org | None) -> Org:
+        """This organisation, plus everyone `before` knew whom it no longer lists, as former
+        members (no team, no groups). Without them, a record naming someone who has left
+        would lose that claim on the next ingest, and an older claim would answer in its
+        place: a transfer to them forgotten, the owner before it named again."""
+        if before is None:
+            return self
+        ids = {p.id for p in self.people}
+        gone = tuple(
+            replace(p, team=None, groups=(), former=True) for p in before.people if p.id not in ids
+        )
+        return replace(self, people=self.people + gone) if gone else self
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ def upsert_org(store: Store, org: dict[str, Any]) -> None:
     store.query(
         "UNWIND $people AS p MERGE (n:Person {id: p.id}) "
         "SET n.name = p.name, n.aliases = p.aliases, n.email = p.email, n.team = p.team, "
-        "n.groups = p.groups, n.org = true",
+        "n.groups = p.groups, n.org = true, n.former = null",
         {"people": org["people"]},
     )
     store.query(
@@ -46,10 +46,11 @@ def upsert_org(store: Store, org: dict[str, Any]) -> None:
         "UNWIND $projects AS p MERGE (n:Project {id: p.id}) SET n.name = p.name, n.aliases = p.aliases",
         {"projects": org["projects"]},
     )
-    # What the organisation no longer lists leaves the graph (people stay as authors of
-    # what they wrote, out of the organisation): kept, a removed service still answered.
+    # What the organisation no longer lists leaves the graph (people stay, as former
+    # members, named by what they wrote and owned): kept, a removed service still answered.
     store.query(
-        "MATCH (n:Person {org: true}) WHERE NOT n.id IN $ids SET n.org = false",
+        "MATCH (n:Person {org: true}) WHERE NOT n.id IN $ids "
+        "SET n.org = false, n.former = true, n.team = null, n.groups = []",
         {"ids": [p["id"] for p in org["people"]]},
     )
     store.query(
@@ -97,8 +98,9 @@ def read_org(store: Store) -> dict[str, Any] | None:
     if not meta:
         return None
     people = store.read(
-        "MATCH (p:Person {org: true}) RETURN p.id AS id, p.name AS name, p.aliases AS aliases, "
-        "p.team AS team, p.email AS email, p.groups AS groups ORDER BY p.id"
+        "MATCH (p:Person) WHERE p.org = true OR p.former = true "
+        "RETURN p.id AS id, p.name AS name, p.aliases AS aliases, p.team AS team, "
+        "p.email AS email, p.groups AS groups, p.former = true AS former ORDER BY p.id"
     )
     teams = store.read(
         "MATCH (t:Team) OPTIONAL MATCH (t)-[:LED_BY]->(l:Person) "
