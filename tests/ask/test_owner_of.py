@@ -160,3 +160,29 @@ def test_a_project_with_a_refused_service_is_refused(demo: Store, demo_settings:
     assert a["refusal"]["code"] == "CONFLICT"
     assert "Payments API" in a["refusal"]["message"]
     assert {"CC-1019", "CC-1020"} <= set(records(a["citations"]))
+
+
+def test_a_question_about_another_owner_than_the_one_on_a_day_is_refused(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """owner_of names who owns a subject on one day. Asked for the former, first, next or
+    backup owner, everyone but one, who does not own it, or when it moved, it answered with
+    today's owner (Kofi) and CC-1047: a cited answer to a question it was not asked."""
+    for question in (
+        "Who was the previous owner of the billing gateway?",
+        "Who is the former owner of the billing gateway?",
+        "Who was the first owner of the billing gateway?",
+        "Who will be the next owner of the billing gateway?",
+        "Who is the backup owner of the billing gateway?",
+        "Who owns the billing gateway besides Kofi?",
+        "Who doesn't own the billing gateway?",
+        "Did Ines ever own the billing gateway?",
+        "How many owners has the billing gateway had?",
+        "When did Kofi take over the billing gateway?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused", (question, a["result"])
+        assert a["refusal"]["code"] == "OUT_OF_SCOPE" and a["result"] is None, question
+        assert "Kofi Mensah" not in a["explanation"], question
+    for question in ("Who owns the billing gateway?", "Who is the new owner of billing-gw?"):
+        assert q(demo, demo_settings, question)["result"]["owner"]["id"] == "kofi"

@@ -93,6 +93,44 @@ _PERSON = re.compile(
 )
 
 
+# Ownership questions that ask for someone other than the owner on one day: a former, first,
+# next or backup owner, everyone but one, who does not own it, when it moved or how many
+# there were. owner_of names the one owner on a day; answered, any of these would put the
+# current owner forward as something it is not.
+_OTHER_OWNER = re.compile(
+    r"\b(?:previous|former|prior|old|original|first|earliest|initial|next|future|incoming"
+    r"|outgoing|backup|back-up|deputy|secondary|alternate|interim|acting)\s+owners?\b"
+    r"|\b(?:besides|other\s+than|apart\s+from|except|ever|no\s+longer)\b"
+    r"|\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|never)\s+owns?\b"
+    r"|^\s*(?:when|how\s+long|how\s+many|how\s+often)\b",
+    re.I,
+)
+_OWNERSHIP_WORDS = re.compile(
+    r"\b(?:own|owns|owned|owner|owners|ownership|took\s+over|take\s+over|takes\s+over"
+    r"|taken\s+over|handed|hand\s+over|handover)\b",
+    re.I,
+)
+
+
+def other_than_owner(question: str) -> str | None:
+    """The words by which an ownership question asks for something other than who owns the
+    subject on one day, else None."""
+    question = _POSSESSIVE_OWN.sub(" ", question)
+    if not _OWNERSHIP_WORDS.search(question):
+        return None
+    m = _OTHER_OWNER.search(question)
+    return " ".join(m.group().split()) if m else None
+
+
+def other_owner_refusal(words: str) -> Refusal:
+    return Refusal(
+        RefusalCode.OUT_OF_SCOPE,
+        f'the question asks "{words}": the records answer only who owns a service or '
+        "project on one specific day. Ask who owned it on that day, for example "
+        '"who owned it on 2026-09-25"',
+    )
+
+
 def approval_status(question: str) -> bool:
     """Asks whether something is approved, or asks us to approve it: never answerable."""
     return bool(_APPROVAL_STATUS.search(question))
@@ -163,6 +201,8 @@ class RulesRouter:
     def route(self, question: str, catalog: Catalog) -> Route:
         if approval_status(question):
             return out_of_scope(question, APPROVAL_MESSAGE)
+        if words := other_than_owner(question):
+            return Route(None, refusal=other_owner_refusal(words))
         tool = question_type(question)
         if (
             tool == "person_or_team"
@@ -326,6 +366,8 @@ class ModelRouter:
     def route(self, question: str, catalog: Catalog) -> Route:
         if approval_status(question):  # code decides this, not the model
             return out_of_scope(question, APPROVAL_MESSAGE)
+        if words := other_than_owner(question):  # so does this
+            return Route(None, refusal=other_owner_refusal(words), by="model")
         tools = routing_tools(catalog)
         messages = [
             {"role": "system", "content": _SYSTEM},
