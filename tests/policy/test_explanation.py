@@ -115,3 +115,32 @@ def test_more_than_three_sentences_are_discarded() -> None:
     reason = check_explanation(text, ANSWERED)
     assert reason and "4 sentences" in reason
     assert check_explanation("  ", ANSWERED) == "it is empty"
+
+
+def test_other_wordings_that_make_an_outranked_person_the_owner_are_discarded() -> None:
+    """Only "Ines owns", "Ines is the owner", "owned by Ines", "owner is Ines" and
+    "belongs to Ines" were caught: a model writing that Ines "remains the owner" or
+    "continues to own" the gateway, against CC-1047, had its wording shown as checked."""
+    for text in (
+        "Kofi Mensah is listed in CC-1047, but Ines remains the owner of the Billing Gateway.",
+        "Kofi Mensah is named by CC-1047; Ines continues to own the Billing Gateway.",
+        "Kofi Mensah is named by CC-1047; Ines is still in charge of the Billing Gateway.",
+        "Kofi Mensah is named by CC-1047; the owner remains Ines.",
+        "Kofi Mensah is named by CC-1047; the owner is still Ines Halvorsen.",
+        "Kofi Mensah is named by CC-1047; Ines is the one who owns the Billing Gateway.",
+        "Kofi Mensah is named by CC-1047; Ines still has ownership of the Billing Gateway.",
+        "Kofi Mensah is named by CC-1047, yet the Billing Gateway stays with Ines.",
+    ):
+        reason = check_explanation(text, ANSWERED)
+        assert reason and "calls Ines" in reason, text
+
+
+def test_saying_a_release_may_go_ahead_is_discarded() -> None:
+    for text in (
+        "Kofi owns it per CC-1047, so the release is good to go.",
+        "Kofi owns it per CC-1047; the release can ship.",
+    ):
+        reason = check_explanation(text, ANSWERED)
+        assert reason and "not recorded" in reason, text
+    allowed = "Ask Kofi per CC-1047 for review; whether the release can ship is not recorded."
+    assert check_explanation(allowed, ANSWERED) is None

@@ -81,7 +81,11 @@ def leaks_internal_names(text: str, assertions: str, facts: ExplanationFacts) ->
 _APPROVED = re.compile(
     r"\b(?:approved|pre-approved|signed[- ]off|cleared\s+(?:for|to)|green[- ]?lit)\b", re.I
 )
-_APPROVE_VERB = re.compile(r"\b(?:approves?|approving|signs?[- ]off|sign[- ]off\s+on)\b", re.I)
+_APPROVE_VERB = re.compile(
+    r"\b(?:approves?|approving|signs?[- ]off|sign[- ]off\s+on|good\s+to\s+go"
+    r"|(?:can|may|is\s+(?:ready|free|clear)\s+to)\s+(?:ship|go\s+ahead|go\s+out|be\s+released))\b",
+    re.I,
+)
 _NOT_RECORDED = re.compile(
     r"\b(?:not\s+recorded|does\s+not\s+record|doesn't\s+record|not\s+record|no\s+record"
     r"|never\s+records?|not\s+in\s+the\s+(?:graph|records)|do\s+not\s+say|does\s+not\s+say"
@@ -215,13 +219,28 @@ def _sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
 
 
+# Words between a name and what it is said to be ("Ines still", "the owner remains").
+_STILL = r"(?:(?:still|now|currently|really|actually|effectively|also|in\s+fact)\s+)*"
+_ROLE = r"(?:the\s+)?(?:(?:current|actual|real|true|sole)\s+)?(?:owner|review\s+contact)"
+_IS_OWNER = (
+    rf"(?:owns|is\s+{_STILL}(?:{_ROLE}|responsible|in\s+charge|the\s+one\s+who\s+owns)"
+    rf"|(?:remains|stays|continues\s+as)\s+{_STILL}(?:{_ROLE}|responsible|in\s+charge)"
+    rf"|continues\s+to\s+own|(?:has|holds|keeps|retains)\s+(?:the\s+)?ownership)"
+)
+_OWNER_IS = (
+    rf"(?:owned\s+by|(?:owner|review\s+contact)\s+{_STILL}(?:is|remains|stays)"
+    rf"|belongs\s+to|(?:stays|remains|rests|lies)\s+with|in\s+the\s+hands\s+of)"
+)
+
+
 def _asserts_owner(text: str, name: str) -> bool:
+    """Does the text say `name` owns the subject, in any of the usual wordings ("Ines
+    remains the owner", "the owner is still Ines", "Ines continues to own it")?"""
     n = re.escape(fold_name(name))
     folded = fold_name(text)
     patterns = (
-        rf"\b{n}\s+(?:still\s+|now\s+|currently\s+|really\s+)?"
-        rf"(?:owns|is\s+(?:still\s+)?(?:the\s+)?(?:current\s+)?(?:owner|review\s+contact|responsible))\b",
-        rf"\b(?:owned\s+by|owner\s+is|review\s+contact\s+is|belongs\s+to)\s+{n}\b",
+        rf"\b{n}\s+{_STILL}{_IS_OWNER}\b",
+        rf"\b{_OWNER_IS}\s+{_STILL}{n}\b",
     )
     return any(re.search(p, folded) for p in patterns)
 
