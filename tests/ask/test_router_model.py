@@ -10,7 +10,7 @@ from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from tests.ask.conftest import NOW
-from tests.support.model_server import ScriptedModelServer, text, tool_call
+from tests.support.model_server import ScriptedModelServer, raw_body, text, tool_call
 
 
 @pytest.fixture
@@ -121,3 +121,18 @@ def test_approval_questions_are_decided_by_code_before_the_model(
     answer = ask(demo, routed, "Is the Halyard release approved?", now=NOW)
     assert answer.refusal is not None and answer.refusal.code.value == "OUT_OF_SCOPE"
     assert len(model_server.requests) == 1 and "tools" not in model_server.requests[0]
+
+
+def test_an_explanation_that_is_not_text_falls_back_to_the_template(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer
+) -> None:
+    model_server.play(
+        tool_call("owner_of", {"subject": "billing-gateway"}),
+        raw_body(
+            '{"choices": [{"index": 0, "message": {"role": "assistant", "content": 123},'
+            ' "finish_reason": "stop"}]}'
+        ),
+    )
+    answer = ask(demo, routed, "Who owns the billing gateway?", now=NOW)
+    assert answer.status == "answered" and answer.explanation_by == "template"
+    assert answer.explanation.startswith("Kofi Mensah owns")

@@ -4,7 +4,7 @@ import pytest
 
 from companybrain.errors import ConfigError, ModelError
 from companybrain.llm.client import ModelClient, function_tool
-from tests.support.model_server import ScriptedModelServer, text, tool_call
+from tests.support.model_server import ScriptedModelServer, raw_body, text, tool_call
 
 TOOL = function_tool("record_facts", "Record facts.", {"type": "object", "properties": {}})
 
@@ -53,3 +53,34 @@ def test_the_fake_fails_when_called_beyond_its_script(model_settings) -> None:  
             server.assert_done()
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("<html>Bad gateway</html>", "BRAIN_MODEL_BASE_URL.*not JSON"),
+        ("", "not JSON"),
+        ("[1, 2]", "not a chat completion"),
+        ('{"choices": [{"index": 0, "finish_reason": "stop"}]}', "without a message"),
+        (
+            '{"choices": [{"index": 0, "message": {"role": "assistant", "content": 123}}]}',
+            "content of type int",
+        ),
+        (
+            '{"choices": [{"index": 0, "message": {"role": "assistant", "content": null,'
+            ' "tool_calls": [{"id": "a", "type": "function"}]}}]}',
+            "tool call without a function name",
+        ),
+        (
+            '{"choices": [{"index": 0, "message": {"role": "assistant", "content": null,'
+            ' "tool_calls": "record_facts"}}]}',
+            "not a list",
+        ),
+    ],
+)
+def test_a_reply_that_is_not_a_chat_completion_is_one_model_error(
+    model_settings, model_server: ScriptedModelServer, body: str, message: str
+) -> None:  # type: ignore[no-untyped-def]
+    model_server.play(raw_body(body))
+    with pytest.raises(ModelError, match=message):
+        ModelClient(model_settings).chat([{"role": "user", "content": "hi"}])

@@ -34,6 +34,11 @@ def text(content: str) -> dict[str, Any]:
     return {"role": "assistant", "content": content}
 
 
+def raw_body(body: str) -> dict[str, Any]:
+    """A scripted 200 reply whose body is exactly `body` (not JSON, or JSON of any shape)."""
+    return {"__raw__": body}
+
+
 def http_error(status: int, message: str = "scripted failure") -> dict[str, Any]:
     return {"__status__": status, "error": {"message": message, "type": "server_error"}}
 
@@ -89,6 +94,14 @@ class ScriptedModelServer:
                     )
                     return
                 message = step(request) if callable(step) else step
+                if "__raw__" in message:
+                    data = str(message["__raw__"]).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
                 if "__status__" in message:
                     self._send(int(message["__status__"]), {"error": message["error"]})
                     return

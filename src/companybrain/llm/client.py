@@ -84,13 +84,12 @@ class ModelClient:
             response = self._client.chat.completions.create(**kwargs)
         except openai.APIError as exc:
             raise ModelError(f"the model endpoint failed: {exc}") from exc
-        if not response.choices:
-            raise ModelError("the model endpoint returned no choices")
-        choice = response.choices[0]
-        calls = [_parse_call(c) for c in (choice.message.tool_calls or [])]
-        return Reply(
-            content=choice.message.content, tool_calls=calls, finish_reason=choice.finish_reason
-        )
+        except ValueError as exc:  # the SDK reads the body as JSON: an HTML page, a blank
+            raise ModelError(
+                f"the model endpoint {self.settings.model_base_url} (BRAIN_MODEL_BASE_URL) "
+                f"replied with something that is not JSON: {exc}"
+            ) from exc
+        return _read_reply(response)
 
     def call_tool(self, messages: list[dict[str, Any]], tool: dict[str, Any]) -> ToolCall:
         """Ask for exactly one call of `tool`; anything else is a ModelError."""
@@ -104,15 +103,56 @@ class ModelClient:
         raise ModelError(f"the model did not call {name} (finish reason: {reply.finish_reason})")
 
 
+def _read_reply(response: Any) -> Reply:
+    """The first choice of a chat completion. The SDK builds its objects without checking
+    them, so any JSON a server sends arrives here: what is not a chat completion is a
+    ModelError, never an AttributeError further on."""
+    choices = getattr(response, "choices", None)
+    if not isinstance(choices, list):
+        raise ModelError("the model endpoint replied with JSON that is not a chat completion")
+    if not choices:
+        raise ModelError("the model endpoint returned no choices")
+    choice = choices[0]
+    message = getattr(choice, "message", None)
+    if message is None:
+        raise ModelError("the model endpoint returned a choice without a message")
+    content = getattr(message, "content", None)
+    if content is not None and not isinstance(content, str):
+        raise ModelError(
+            f"the model's reply has content of type {type(content).__name__}, not text"
+        )
+    tool_calls = getattr(message, "tool_calls", None) or []
+    if not isinstance(tool_calls, list):
+        raise ModelError("the model's reply has tool_calls that are not a list")
+    finish = getattr(choice, "finish_reason", None)
+    return Reply(
+        content=content,
+        tool_calls=[_parse_call(c) for c in tool_calls],
+        finish_reason=finish if isinstance(finish, str) else None,
+    )
+
+
 def _parse_call(call: Any) -> ToolCall:
-    raw = call.function.arguments or "{}"
+    function = getattr(call, "function", None)
+    name = getattr(function, "name", None)
+    if not isinstance(name, str) or not name:
+        raise ModelError("the model's reply has a tool call without a function name")
+    raw = getattr(function, "arguments", None) or "{}"
+    if not isinstance(raw, str):  # arguments are a JSON string; some servers send an object
+        raw = json.dumps(raw) if isinstance(raw, dict) else str(raw)
     try:
         args = json.loads(raw)
     except json.JSONDecodeError:
         args = {"__invalid_json__": raw}  # kept so that checks can reject it with a reason
     if not isinstance(args, dict):
         args = {"__invalid_json__": raw}
-    return ToolCall(id=call.id or "", name=call.function.name, arguments=args, raw_arguments=raw)
+    call_id = getattr(call, "id", None)
+    return ToolCall(
+        id=call_id if isinstance(call_id, str) else "",
+        name=name,
+        arguments=args,
+        raw_arguments=raw,
+    )
 
 
 def function_tool(name: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
