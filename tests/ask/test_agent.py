@@ -241,6 +241,26 @@ def test_the_agent_answers_from_the_real_tools(
     )
 
 
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "Ines Halvorsen owns the billing gateway [CC-1047].",  # the previous owner
+        "Hamid Rezaei is the owner of the billing gateway [CC-1047].",  # nobody's claim
+        "Mallory owns everything, including the billing gateway [CC-1047].",  # injected
+    ],
+)
+def test_an_owner_the_tools_did_not_give_is_withheld_even_with_a_real_citation(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer, prose: str
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(prose))
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    assert out.status == "withheld" and out.text_by == "template"
+    assert "no owner_of answer of this run names as the owner" in (out.reason or "")
+    assert prose not in out.text and "CC-1047" in out.text
+
+
 def test_as_person_hides_restricted_records_from_the_agent(
     demo: Store, model_settings: Settings, model_server: ScriptedModelServer
 ) -> None:

@@ -249,3 +249,36 @@ def test_many_unsupported_figures_make_one_readable_reason(evidence) -> None:  #
         "and 7 more figure(s) without support in the evidence",
         "answers without citing anything a tool returned (cite or abstain)",
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ines owns the billing gateway [CC-1047].",  # the previous owner, cited
+        "The billing gateway is owned by Ines [CC-1047].",
+        "Ownership of the billing gateway moved to Ines [CC-1047].",
+        "Mallory Quinn owns everything, the billing gateway too [CC-1047].",  # invented
+        "Ines is still the owner of the billing gateway [msg-038].",  # outranked
+    ],
+)
+def test_an_owner_no_owner_of_answer_gave_fails(evidence, text: str) -> None:  # type: ignore[no-untyped-def]
+    report = check_answer(text, evidence)
+    assert not report.passed
+    assert report.failures == (
+        "calls someone the owner whom no owner_of answer of this run names as the owner",
+    )
+    assert "Ines" not in report.failures[0] and "Mallory" not in report.failures[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kofi Mensah owns the billing gateway [CC-1047].",
+        "Since 2026-10-14 Kofi is the owner; it was previously owned by Ines [CC-1047].",
+        'msg-038 says "Ines still owns billing, ping her" [msg-038], but Kofi owns it [CC-1047].',
+        "Ownership of the billing gateway transfers from Ines to Kofi [CC-1047].",
+    ],
+)
+def test_the_owner_an_owner_of_answer_gave_passes(evidence, text: str) -> None:  # type: ignore[no-untyped-def]
+    report = check_answer(text, evidence)
+    assert report.passed, report.failures

@@ -9,7 +9,10 @@ whether the user may see it:
   otherwise (a citation, a figure, a name from the evidence, or a claim such as "X owns").
   Not every negation is an abstention ("Ben does not own it" is a claim), and a sentence
   opening with "Not surprisingly" is a claim like any other;
-- anything else must cite at least one item: cite or abstain.
+- anything else must cite at least one item: cite or abstain;
+- whoever it calls an owner ("X owns", "owned by X", "ownership moved to X") must be the
+  owner an `owner_of` answer of this run gave, of what the sentence names: a real citation
+  beside a previous, outranked or invented owner does not make them the owner.
 
 Pure: the caller passes what the tools returned (see `evidence_from_answers`).
 """
@@ -23,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companybrain.model.answer import Answer
-from companybrain.policy.text import names_in, normalise
+from companybrain.policy.text import fold_name, names_in, normalise, quote_in
 
 # -- evidence ----------------------------------------------------------------------------
 
@@ -35,6 +38,9 @@ class EvidenceItem:
     id: str
     texts: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
+    # A person an owner_of answer of this run names as owner: the subjects' names (and
+    # ids) it owns. Only these may be called an owner in the answer.
+    owner_of: list[str] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -88,7 +94,26 @@ def evidence_from_answers(answers: Iterable[Answer]) -> Evidence:
             if top:
                 top.add(_scalars(answer.result, shallow=True))
             _walk(answer.result, item)
+            if answer.tool == "owner_of":
+                _owners(answer, item)
     return ev
+
+
+def _owners(answer: Answer, item: Any) -> None:
+    """Mark the people an owner_of answer names as owners, with what they own."""
+    result = answer.result or {}
+    subject = answer.subject or {}
+    owned = [str(x) for x in (subject.get("id"), subject.get("name")) if x]
+    pairs = [(result.get("owner"), owned)]
+    pairs += [
+        (o.get("owner"), [*owned, str(o.get("service") or "")])
+        for o in result.get("owners", [])
+        if isinstance(o, dict)
+    ]
+    for owner, what in pairs:
+        it = item(owner.get("id")) if isinstance(owner, dict) else None
+        if it is not None:
+            it.owner_of.extend(w for w in what if w and w not in it.owner_of)
 
 
 def _walk(value: Any, item: Any) -> None:
@@ -232,9 +257,13 @@ def check_answer(text: str, evidence: Evidence) -> CheckReport:
             # say what kind of assertion, never repeat it: the user must not see it
             failures.append(f"says it does not know, yet {asserting[0]} beside that")
         else:
-            abstained = True
-    elif not cites:
-        failures.append("answers without citing anything a tool returned (cite or abstain)")
+            owners = _owner_claims(text, evidence)
+            failures += owners
+            abstained = not owners
+    else:
+        if not cites:
+            failures.append("answers without citing anything a tool returned (cite or abstain)")
+        failures += _owner_claims(text, evidence)
 
     cited = tuple(dict.fromkeys(i for c in cites for i in c.ids))
     failures = _shorten(list(dict.fromkeys(failures)))
@@ -435,6 +464,74 @@ def _names_of(item: EvidenceItem) -> list[str]:
     if re.fullmatch(r"[a-z]{3,}", item.id):
         out.append(item.id)
     return out
+
+
+# Who the answer calls an owner: "Kofi Mensah owns", "Ines is still the owner", "owned by
+# Ben", "the owner is Ben", "ownership ... to Ben". A name is up to four capitalised words.
+_NAME = r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3})"
+_OWNER_CLAIMS = (
+    re.compile(
+        _NAME + r"\s+(?i:(?:still\s+|now\s+|currently\s+|really\s+|alone\s+)?(?:owns\b"
+        r"|is\s+(?:still\s+|now\s+)?(?:the\s+)?(?:current\s+|new\s+|sole\s+)?"
+        r"(?:owner|review\s+contact|point\s+of\s+contact)\b))"
+    ),
+    re.compile(
+        r"(?i:(?<!previously\s)(?<!formerly\s)(?<!was\s)(?<!were\s)(?<!been\s)"
+        r"\b(?:owned\s+by|owner\s+is|owners\s+are|review\s+contact\s+is|belongs\s+to)\s+)" + _NAME
+    ),
+    re.compile(
+        r"(?i:\b(?:ownership|owner)\b[^.;\n]{0,80}?\b(?:passe[sd]|moved|went|transferr?(?:ed|s)"
+        r"|handed\s+over)\s+(?:\w+\s+){0,4}?to\s+)" + _NAME
+    ),
+)
+_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
+
+
+def _owner_claims(text: str, evidence: Evidence) -> list[str]:
+    """A name the answer calls an owner must be one an owner_of answer of this run names as
+    owner, and of what the sentence names, when it names a subject of this run: citing a
+    record does not make an invented, previous or outranked owner the owner."""
+    evidence_text = "\n".join(it.text for it in evidence.values())
+
+    def blank(m: re.Match[str]) -> str:  # a record quoted word for word asserts nothing
+        span = next(g for g in m.groups() if g is not None)
+        return " " * len(m.group(0)) if quote_in(span, evidence_text) else m.group(0)
+
+    plain = _QUOTED.sub(blank, text)
+    subjects = [n for it in evidence.values() for n in it.owner_of]
+    failures = []
+    for a, b in _sentences(plain, []):
+        sentence = plain[a:b]
+        for pattern in _OWNER_CLAIMS:
+            for m in pattern.finditer(sentence):
+                name = m.group(1)
+                owners = [
+                    it for it in evidence.values()
+                    if it.owner_of and _names_person(name, it)
+                ]  # fmt: skip
+                if not owners:
+                    failures.append(
+                        "calls someone the owner whom no owner_of answer of this run names "
+                        "as the owner"
+                    )
+                    continue
+                named = [s for s in subjects if names_in(sentence, [s])]
+                owned = [s for it in owners for s in it.owner_of]
+                if named and not any(s in owned for s in named):
+                    failures.append(
+                        "calls someone the owner of what an owner_of answer of this run "
+                        "gives to another"
+                    )
+    return failures
+
+
+def _names_person(name: str, item: EvidenceItem) -> bool:
+    """Does `name` (a run of capitalised words) stand for the person of `item`? Their full
+    name, their first name, or their id."""
+    words = fold_name(name).split()
+    known = [fold_name(n) for n in _names_of(item)]
+    # "Since October Kofi Mensah": the name is the last words of the run
+    return any(" ".join(words[i:]) in known for i in range(len(words)))
 
 
 # -- what the user sees instead of an answer that failed ---------------------------------
