@@ -136,3 +136,18 @@ def test_an_explanation_that_is_not_text_falls_back_to_the_template(
     answer = ask(demo, routed, "Who owns the billing gateway?", now=NOW)
     assert answer.status == "answered" and answer.explanation_by == "template"
     assert answer.explanation.startswith("Kofi Mensah owns")
+
+
+@pytest.mark.parametrize(
+    "wording",
+    [
+        "Kofi Mensah owns the billing gateway since 15 October 2027, per CC-1047.",
+        "Kofi Mensah and Ines Halvorsen jointly own the billing gateway per CC-1047.",
+    ],
+)
+def test_an_explanation_with_a_wrong_date_or_a_second_owner_is_replaced(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer, wording: str
+) -> None:
+    model_server.play(tool_call("owner_of", {"subject": "billing-gateway"}), text(wording))
+    answer = ask(demo, routed, "Who owns the billing gateway?", now=NOW)
+    assert answer.explanation_by == "template" and answer.explanation != wording

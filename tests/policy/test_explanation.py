@@ -144,3 +144,43 @@ def test_saying_a_release_may_go_ahead_is_discarded() -> None:
         assert reason and "not recorded" in reason, text
     allowed = "Ask Kofi per CC-1047 for review; whether the release can ship is not recorded."
     assert check_explanation(allowed, ANSWERED) is None
+
+
+def test_a_figure_the_evidence_does_not_have_is_discarded() -> None:
+    facts = ExplanationFacts(
+        status="answered",
+        owners=(KOFI,),
+        in_evidence=(KOFI, INES),
+        people=PEOPLE,
+        quotes=(
+            "Effective Wednesday 14 October 2026 at 11:00 UTC, ownership of the billing "
+            "gateway transfers from Ines Halvorsen to Kofi Mensah.",
+        ),
+        vocabulary=VOCAB | {"90", "2026-10-14T11:00:00Z"},
+    )
+    wrong = "Kofi Mensah owns the Billing Gateway since 15 October 2027, per CC-1047."
+    assert check_explanation(wrong, facts) == (
+        "it gives the figure 15, which the evidence does not have"
+    )
+    right = (
+        "Kofi Mensah owns the Billing Gateway since 14 October 2026 at 11:00 UTC, per "
+        "CC-1047, a change control of authority 90."
+    )
+    assert check_explanation(right, facts) is None
+
+
+def test_calling_anyone_else_an_owner_beside_the_owner_is_discarded() -> None:
+    # Ines is in the evidence (the quote of a transfer), not the answer's owner
+    facts = ExplanationFacts(
+        status="answered", owners=(KOFI,), in_evidence=(KOFI, INES), people=PEOPLE,
+        quotes=QUOTES, vocabulary=VOCAB,
+    )  # fmt: skip
+    for text in (
+        "Kofi Mensah and Ines Halvorsen jointly own the Billing Gateway per CC-1047.",
+        "Kofi Mensah owns the Billing Gateway per CC-1047; Ines Halvorsen is a co-owner.",
+        "Kofi Mensah owns the Billing Gateway per CC-1047, and so does Ines: Ines owns it.",
+    ):
+        reason = check_explanation(text, facts)
+        assert reason and "calls Ines" in reason, text
+    ok = "Kofi Mensah owns the Billing Gateway per CC-1047; he took over from Ines Halvorsen."
+    assert check_explanation(ok, facts) is None

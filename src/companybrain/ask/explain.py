@@ -261,6 +261,8 @@ def unread_note(answer: Answer, catalog: Catalog) -> str:
 def _strings(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return [str(value)]  # an authority, a score, a count
     if isinstance(value, dict):
         return [s for v in value.values() for s in _strings(v)]
     if isinstance(value, list | tuple):

@@ -137,15 +137,42 @@ def names_someone_not_in_evidence(
 
 
 def calls_outranked_the_owner(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
+    """Only the answer's owners may be called an owner: not an outranked claim's person, nor
+    anyone else the evidence names (a previous owner in a quote), nor anyone in a refusal."""
     owners = {p.id for p in facts.owners}
-    suspects = [p for p in facts.outranked if p.id not in owners]
-    if facts.status == "refused":  # a refusal names no owner at all
-        suspects = list({p.id: p for p in (*facts.outranked, *facts.in_evidence)}.values())
+    everyone = {p.id: p for p in (*facts.outranked, *facts.in_evidence)}
+    suspects = [p for p in everyone.values() if p.id not in owners]
     for person in suspects:
         for name in person.names:
             if _asserts_owner(assertions, name):
-                what = "a refusal" if facts.status == "refused" else "an outranked claim"
+                if facts.status == "refused":
+                    what = "a refusal"
+                elif person in facts.outranked:
+                    what = "an outranked claim"
+                else:
+                    what = "the answer"
                 return f"it calls {name} the owner, which {what} does not allow"
+    return None
+
+
+_FIGURE = re.compile(r"\d+")
+# An id such as CC-1047, msg-038 or ADR-009: a name, not a figure.
+_ID_WORD = re.compile(r"[A-Za-z][\w.-]*\d[\w.-]*|\d[\w.-]*[A-Za-z][\w.-]*")
+
+
+def gives_a_figure_not_in_evidence(
+    text: str, assertions: str, facts: ExplanationFacts
+) -> str | None:
+    """Every number (a day, a year, a time, an authority) must be one the evidence has:
+    a model writing "since 15 October 2027" beside the record of 14 October 2026 is wrong."""
+    known = {
+        str(int(n))
+        for source in (*facts.vocabulary, *facts.quotes)
+        for n in _FIGURE.findall(_ID_WORD.sub(" ", source) + " " + source)
+    }
+    for n in _FIGURE.findall(_ID_WORD.sub(" ", assertions)):
+        if str(int(n)) not in known:
+            return f"it gives the figure {n}, which the evidence does not have"
     return None
 
 
@@ -191,6 +218,7 @@ CHECKS: tuple[Check, ...] = (
     leaks_internal_names,
     says_approved,
     names_someone_not_in_evidence,
+    gives_a_figure_not_in_evidence,
     calls_outranked_the_owner,
     leaves_out_the_owner,
     skips_the_refusal_reason,
@@ -221,7 +249,10 @@ def _sentences(text: str) -> list[str]:
 
 # Words between a name and what it is said to be ("Ines still", "the owner remains").
 _STILL = r"(?:(?:still|now|currently|really|actually|effectively|also|in\s+fact)\s+)*"
-_ROLE = r"(?:the\s+)?(?:(?:current|actual|real|true|sole)\s+)?(?:owner|review\s+contact)"
+_ROLE = (
+    r"(?:the\s+|a\s+|an\s+|one\s+of\s+the\s+)?(?:(?:current|actual|real|true|sole|joint)\s+)?"
+    r"(?:co\s?)?(?:owners?|review\s+contact)"
+)
 _IS_OWNER = (
     rf"(?:owns|is\s+{_STILL}(?:{_ROLE}|responsible|in\s+charge|the\s+one\s+who\s+owns)"
     rf"|(?:remains|stays|continues\s+as)\s+{_STILL}(?:{_ROLE}|responsible|in\s+charge)"
@@ -241,6 +272,13 @@ def _asserts_owner(text: str, name: str) -> bool:
     patterns = (
         rf"\b{n}\s+{_STILL}{_IS_OWNER}\b",
         rf"\b{_OWNER_IS}\s+{_STILL}{n}\b",
+        # shared: "Kofi and Ines jointly own it", "owned by Kofi and Ines", "co-owner Ines"
+        rf"\b{n}\s+(?:and|&)\s+[\w\s]{{1,40}}?\s+(?:jointly\s+|both\s+|together\s+|also\s+)?"
+        rf"(?:own|co\s?own|are\s+(?:the\s+|both\s+)?(?:co\s?)?owners)\b",
+        rf"\b(?:and|&)\s+{n}\s+(?:jointly\s+|both\s+|together\s+|also\s+)?"
+        rf"(?:own|co\s?own|are\s+(?:the\s+|both\s+)?(?:co\s?)?owners)\b",
+        rf"\b(?:owned|owners\s+are)\s+(?:jointly\s+)?by\s+[\w\s]{{1,40}}?\s+(?:and|&)\s+{n}\b",
+        rf"\bco\s?owners?\s+(?:is\s+|are\s+)?[\w\s]{{0,40}}?\b{n}\b|\b{n}\s+(?:also\s+)?co\s?owns\b",
     )
     return any(re.search(p, folded) for p in patterns)
 
