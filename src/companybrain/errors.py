@@ -28,3 +28,8 @@ class InputError(BrainError):
 
 class ModelError(BrainError):
     """The configured model endpoint failed or replied with something unusable."""
+
+
+class ProposalFailed(ModelError):
+    """The model failed on one record: that record is refused for this run (not stored, so
+    the next run asks again) and the rest of the ingestion goes on."""

@@ -267,3 +267,42 @@ def test_the_endpoint_failing_is_a_model_error_naming_the_record(
 def test_rules_are_the_default_proposer(settings: Settings) -> None:
     assert get_proposer(settings) is rules.propose
     assert isinstance(get_proposer(settings.with_(proposer="model")), ModelProposer)
+
+
+def _store(store, settings: Settings, records: list[Record]):  # type: ignore[no-untyped-def]
+    from companybrain.ingest.org_codec import org_digest
+    from companybrain.ingest.pipeline import IngestReport, store_records
+
+    report = IngestReport()
+    store_records(store, records, ORG, org_digest(ORG), settings, report, in_corpus=False)
+    return report
+
+
+def test_a_record_the_model_fails_on_is_refused_and_the_rest_is_stored(
+    store, llm: Settings, model_server: ScriptedModelServer
+) -> None:  # type: ignore[no-untyped-def]
+    from companybrain.graph.queries import records_q
+    from tests.support.model_server import http_error, raw_body
+
+    model_server.play(facts(), http_error(400, "bad request"), raw_body("<html>"), facts())
+    report = _store(store, llm, [TRANSFER, CHAT, INJECTION, ADR])
+    assert report.stored == 2
+    assert [p.record for p in report.rejected] == ["msg-7", "wiki-faq"]
+    assert "msg-7: no cached proposal, and the model endpoint failed" in report.rejected[0].message
+    assert "BRAIN_MODEL_BASE_URL" in report.rejected[1].message
+    held = records_q.source_states(store, ["CC-1031", "msg-7", "wiki-faq", "ADR-9"])
+    assert sorted(held) == ["ADR-9", "CC-1031"]
+    # not stored, so the next run asks the model again for those two only
+    model_server.play(facts(), facts())
+    again = _store(store, llm, [TRANSFER, CHAT, INJECTION, ADR])
+    assert (again.stored, again.unchanged, again.rejected) == (2, 2, [])
+
+
+def test_an_endpoint_that_keeps_failing_stops_the_run_naming_the_settings(
+    store, llm: Settings, model_server: ScriptedModelServer
+) -> None:  # type: ignore[no-untyped-def]
+    from tests.support.model_server import http_error
+
+    model_server.play(*(http_error(400) for _ in range(3)))
+    with pytest.raises(ModelError, match="3 records in a row failed; check BRAIN_MODEL"):
+        _store(store, llm, [TRANSFER, CHAT, INJECTION, ADR])

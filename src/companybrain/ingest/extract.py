@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from companybrain.cycles import no_cycle_collection
+from companybrain.errors import ProposalFailed
+from companybrain.ingest.records import Problem
 from companybrain.ingest.times import iso, to_ms
 from companybrain.model.facts import Proposal, Verified
 from companybrain.model.records import Org, Project, Record, Service
@@ -34,6 +36,8 @@ class Extracted:
     kept: int = 0
     rejected_facts: Counter[str] = field(default_factory=Counter)
     rejected_detail: list[dict[str, Any]] = field(default_factory=list)
+    # Records the model failed on: not stored (a re-run asks again), reported as refused.
+    failed: list[Problem] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,11 @@ def extract_batch(
         if unchanged(states.get(record.id), digest, ctx):
             out.unchanged += 1
             continue
-        proposal = propose(record, ctx.org)
+        try:
+            proposal = propose(record, ctx.org)
+        except ProposalFailed as exc:
+            out.failed.append(Problem(record.origin or record.id, str(exc), record=record.id))
+            continue
         verified = verify(proposal, record, ctx.org)
         _count(out, proposal, verified)
         source = source_properties(

@@ -91,7 +91,7 @@ def _ingest(
         lock=lock,
     )
     report.read = corpus.read
-    report.rejected = corpus.rejected
+    report.rejected = [*corpus.rejected, *report.rejected]  # the model's failures after
     report.warnings = corpus.warnings
     refused = [p.record for p in corpus.rejected if p.record]
     report.kept_stored = sorted(records_q.source_states(store, refused)) if refused else []

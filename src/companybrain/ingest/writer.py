@@ -130,6 +130,7 @@ class Writer:
         report.kept += got.kept
         report.rejected_facts.update(got.rejected_facts)
         report.rejected_detail += got.rejected_detail
+        report.rejected += got.failed
         if prepared is not None:
             self.lock.check()  # a run that lost its lock writes no more
             records_q.send(self.out, prepared)

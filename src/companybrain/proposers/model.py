@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from companybrain.config import Settings
-from companybrain.errors import ModelError
+from companybrain.errors import ModelError, ProposalFailed
 from companybrain.llm.client import ModelClient
 from companybrain.model.facts import Proposal
 from companybrain.model.records import Org, Record
@@ -16,6 +16,9 @@ from companybrain.proposers import prompts
 from companybrain.proposers.cache import ProposalCache, record_digest
 
 NAME = "model"
+# Records in a row the model may fail on before the run stops: one flaky call costs one
+# record, an endpoint that is down stops the run at once instead of at every record.
+MAX_FAILURES_IN_A_ROW = 3
 
 
 def cache_folder(settings: Settings) -> Path:
@@ -28,6 +31,7 @@ class ModelProposer:
         self.cache = ProposalCache(cache_folder(settings))
         self._client: ModelClient | None = None
         self.calls = 0  # model calls made (cache misses), for summaries and tests
+        self.failures_in_a_row = 0
 
     def __call__(self, record: Record, org: Org) -> Proposal:
         digest = record_digest(record, prompts.PROMPT_VERSION)
@@ -61,7 +65,15 @@ class ModelProposer:
                 tool_choice={"type": "function", "function": {"name": prompts.TOOL_NAME}},
             )
         except ModelError as exc:
-            raise ModelError(f"{record.id}: no cached proposal, and {exc}") from exc
+            self.failures_in_a_row += 1
+            message = f"{record.id}: no cached proposal, and {exc}"
+            if self.failures_in_a_row >= MAX_FAILURES_IN_A_ROW:
+                raise ModelError(
+                    f"{message} ({self.failures_in_a_row} records in a row failed; "
+                    "check BRAIN_MODEL and BRAIN_MODEL_BASE_URL)"
+                ) from exc
+            raise ProposalFailed(message) from exc
+        self.failures_in_a_row = 0
         calls = [c for c in reply.tool_calls if c.name == prompts.TOOL_NAME]
         if not calls:
             return None, reply.content
