@@ -348,3 +348,19 @@ def test_calls_beyond_the_per_turn_cap_are_not_run(
     # every call still gets its tool message, as the protocol requires
     tool_messages = [m for m in model_server.requests[1]["messages"] if m["role"] == "tool"]
     assert len(tool_messages) == MAX_CALLS_PER_TURN + 2
+
+
+def test_a_model_that_fails_mid_loop_leaves_the_evidence_and_the_reason(
+    demo: Store, run_cli: Any, model_server: ScriptedModelServer
+) -> None:
+    from tests.support.model_server import http_error
+
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), http_error(400, "gone"))
+    env = {"BRAIN_MODEL": "scripted", "BRAIN_MODEL_BASE_URL": model_server.base_url}
+    result = run_cli("ask", "--agent", "--json", "--now", NOW, "Who owns BGW?", env=env)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["status"] == "withheld" and data["answer_by"] == "template"
+    assert data["reason"].startswith("the model failed at step 2: the model endpoint failed")
+    assert [c["record"] for c in data["citations"]] == ["CC-1047"]
+    assert "CC-1047" in data["answer"]

@@ -15,7 +15,7 @@ from typing import Any
 
 from companybrain.ask.registry import ReadOnlyStore, ToolContext, ToolSpec, read_only_tools
 from companybrain.config import Settings
-from companybrain.errors import BrainError, InputError
+from companybrain.errors import BrainError, InputError, ModelError
 from companybrain.graph.connection import Store
 from companybrain.llm.client import ModelClient, ToolCall
 from companybrain.model.answer import Answer, Citation, Outranked
@@ -149,7 +149,11 @@ def run_agent(
     now = ctx.now.isoformat() if ctx.now else None
 
     for turn in range(1, max_steps + 1):
-        reply = client.chat(messages, chat_tools)
+        try:
+            reply = client.chat(messages, chat_tools)
+        except ModelError as exc:  # what the tools returned so far is still shown
+            reason = f"the model failed at step {turn}: {exc}"
+            return _withheld(question, answers, steps, now, reason, None)
         if not reply.tool_calls:
             return _finish(question, (reply.content or "").strip(), answers, steps, now)
         messages.append(reply.as_message())
