@@ -306,3 +306,18 @@ def test_an_endpoint_that_keeps_failing_stops_the_run_naming_the_settings(
     model_server.play(*(http_error(400) for _ in range(3)))
     with pytest.raises(ModelError, match="3 records in a row failed; check BRAIN_MODEL"):
         _store(store, llm, [TRANSFER, CHAT, INJECTION, ADR])
+
+
+def test_a_reply_listing_thousands_of_facts_is_read_up_to_the_cap(
+    store, llm: Settings, model_server: ScriptedModelServer
+) -> None:  # type: ignore[no-untyped-def]
+    from companybrain.graph.queries import records_q
+    from companybrain.proposers.prompts import MAX_FACTS
+
+    looping = {"service": "billing-gateway", "owner": "ben", "quote": "Ben owns it all."}
+    model_server.play(facts([looping] * 5000))
+    report = _store(store, llm, [TRANSFER])
+    assert report.proposed == MAX_FACTS + 1 and report.kept == 0
+    refused = [r for r in records_q.rejections(store) if r["record"] == "CC-1031"]
+    assert len(refused) == MAX_FACTS + 1
+    assert any("lists 5000 ownership items; only the first 100" in r["reason"] for r in refused)

@@ -135,9 +135,24 @@ def no_tool_call(record_id: str, content: str | None, proposer: str = "model") -
     )
 
 
+# Facts of one kind read from one reply: a record states a handful; a reply listing
+# thousands (a looping model, a hostile server) would store a Rejection for each.
+MAX_FACTS = 100
+
+
 def _items(arguments: Mapping[str, Any], key: str, malformed: list[dict[str, object]]) -> list[Any]:
     value = arguments.get(key, [])
     if isinstance(value, list):
+        if len(value) > MAX_FACTS:
+            malformed.append(
+                _bad(
+                    key,
+                    f"{len(value) - MAX_FACTS} more",
+                    f"the reply lists {len(value)} {key} items; only the first {MAX_FACTS} "
+                    "are read",
+                )
+            )
+            return value[:MAX_FACTS]
         return value
     malformed.append(_bad(key, value, f"'{key}' must be a list, got {type(value).__name__}"))
     return []
