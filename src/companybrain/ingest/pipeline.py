@@ -93,7 +93,7 @@ def _ingest(
     report.read = corpus.read
     report.rejected = [*corpus.rejected, *report.rejected]  # the model's failures after
     report.warnings = corpus.warnings
-    refused = [p.record for p in corpus.rejected if p.record]
+    refused = [p.record for p in report.rejected if p.record]  # the model's failures too
     report.kept_stored = sorted(records_q.source_states(store, refused)) if refused else []
     marks = unread.next_marks(marked, read_fine, report.kept_stored, int(time.time() * 1000))
     if marks:  # a record pruned meanwhile is no longer cited by anything
