@@ -140,6 +140,33 @@ def test_as_person_applies_record_access_to_everything_served(
     assert "CC-1038" not in str(rafael)
 
 
+def test_the_repository_tools_never_show_a_restricted_company_decision(
+    demo: Store, env: dict[str, str]
+) -> None:
+    """ADR-017 is a company ADR only the security group may see. The repository tools read
+    decisions by id and supersession edges; they named it (title, chain, "in force") to
+    rafael, who the company tools refuse it to."""
+    calls = [
+        ("why", {"subject": "ADR-017"}),
+        ("trace", {"decision": "ADR-017"}),
+        ("trace", {"decision": "ADR-016"}),
+        ("origin", {"subject": "ADR-017"}),
+    ]
+
+    async def session(client: Client) -> list[Any]:
+        return [await client.call_tool(name, args) for name, args in calls]
+
+    for (name, args), result in zip(
+        calls, _run(session, _stdio(env, "--as", "rafael")), strict=True
+    ):
+        shown = str(result.structured_content) + result.content[0].text
+        assert "Thales" not in shown, (name, args, shown)
+        chain = (result.structured_content or {}).get("result") or {}
+        assert "ADR-017" not in chain.get("chain", []), (name, args, shown)
+        if args != {"decision": "ADR-016"}:
+            assert result.structured_content["status"] == "refused", (name, args, shown)
+
+
 def test_nothing_through_mcp_writes(demo: Store, env: dict[str, str]) -> None:
     before = _counts(demo)
 

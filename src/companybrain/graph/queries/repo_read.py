@@ -47,8 +47,10 @@ def decisions(store: Store) -> Rows:
 
 
 def decision(store: Store, decision_id: str) -> dict[str, Any] | None:
+    """A decision that came from a repository. A company ADR shares the label, but is read
+    by the company tools, which apply record access; the repository tools never see it."""
     rows = store.read(
-        "MATCH (d:Decision {id: $id}) "
+        "MATCH (d:Decision {id: $id}) WHERE d.repo IS NOT NULL "
         "OPTIONAL MATCH (n:Decision)-[:SUPERSEDES]->(d) "
         "WITH d, collect(n.id) AS superseded_by RETURN " + _DECISION_FIELDS + ", superseded_by",
         {"id": decision_id},
@@ -57,9 +59,11 @@ def decision(store: Store, decision_id: str) -> dict[str, Any] | None:
 
 
 def supersessions(store: Store) -> Rows:
-    """Every SUPERSEDES edge between decisions: newer, older, quote, recorded_in, line, via."""
+    """Every SUPERSEDES edge between repository decisions: newer, older, quote, recorded_in,
+    line, via."""
     return store.read(
         "MATCH (n:Decision)-[e:SUPERSEDES]->(o:Decision) "
+        "WHERE n.repo IS NOT NULL AND o.repo IS NOT NULL "
         "RETURN n.id AS newer, o.id AS older, e.quote AS quote, e.recorded_in AS recorded_in, "
         "e.line AS line, e.via AS via ORDER BY newer, older"
     )
