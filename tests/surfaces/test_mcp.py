@@ -297,6 +297,25 @@ def test_a_nul_in_an_argument_is_one_tool_error_naming_it(demo: Store, env: dict
     assert [(r.is_error, r.content[0].text) for r in results] == [(True, e) for e in expected]
 
 
+def test_a_huge_argument_is_refused_at_once_without_echoing_it(
+    demo: Store, env: dict[str, str]
+) -> None:
+    """The subject readers are not linear in their text (a 1 MB subject kept the server busy
+    for many minutes): a tool argument is held to the length of a question, as `brain ask`
+    and the web's are, and the refusal names the field, not the value."""
+    huge = "billing gateway " * 6_250  # 100,000 characters
+
+    async def session(client: Client) -> Any:
+        listed = await client.list_tools()
+        return listed, await client.call_tool("owner_of", {"subject": huge})
+
+    listed, result = _run(session, _stdio(env))
+    assert result.is_error
+    assert result.content[0].text == "owner_of: subject: 100,000 characters; at most 2,000"
+    owner_of = next(t for t in listed.tools if t.name == "owner_of")
+    assert owner_of.input_schema["properties"]["subject"]["maxLength"] == 2_000
+
+
 def test_the_review_tool_says_it_takes_one_commit_not_a_range() -> None:
     review = next(t for t in read_only_tools() if t.name == "review")
     properties = review.parameters["properties"]

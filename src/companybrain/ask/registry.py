@@ -87,6 +87,9 @@ class ToolSpec:
             jsonschema.validate(args, self.parameters)
         except jsonschema.ValidationError as exc:
             where = ".".join(str(p) for p in exc.absolute_path) or "arguments"
+            if exc.validator == "maxLength":  # its message would echo the whole value
+                limit = f"{len(exc.instance):,} characters; at most {exc.validator_value:,}"
+                raise InputError(f"{self.name}: {where}: {limit}") from None
             raise InputError(f"{self.name}: {where}: {exc.message}") from None
         for key, value in args.items():  # the schemas take strings: one level to look at
             if isinstance(value, str) and (problem := unstorable(value)):
@@ -111,9 +114,13 @@ class ToolSpec:
 def schema(
     required: Mapping[str, str], optional: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
-    """An object schema of string arguments, each with its description."""
-    props = {k: {"type": "string", "description": v} for k, v in required.items()}
-    props |= {k: {"type": "string", "description": v} for k, v in (optional or {}).items()}
+    """An object schema of string arguments, each with its description, and each no longer
+    than a question (the readers of subjects and topics are not linear in their text)."""
+    limit = engine.MAX_QUESTION_CHARS
+    props = {
+        k: {"type": "string", "description": v, "maxLength": limit}
+        for k, v in {**required, **(optional or {})}.items()
+    }
     return {
         "type": "object",
         "properties": props,
