@@ -5,6 +5,7 @@
   function askLive() {
     var form = document.getElementById("ask-form");
     if (!form || !window.EventSource) return;
+    var current = null; // one question at a time: a new one drops the stream of the last
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       var params = new URLSearchParams(new FormData(form));
@@ -12,16 +13,21 @@
       var answer = document.getElementById("answer");
       steps.textContent = "";
       answer.textContent = "";
+      if (current) current.close();
       var es = new EventSource("/ask/stream?" + params.toString());
+      var ended = false;
+      current = es;
       es.addEventListener("step", function (e) {
         var li = document.createElement("li");
         li.textContent = JSON.parse(e.data);
         steps.appendChild(li);
       });
       es.addEventListener("answer", function (e) {
+        ended = true;
         answer.innerHTML = JSON.parse(e.data).html; // rendered and escaped by the server
       });
       es.addEventListener("failed", function (e) {
+        ended = true;
         var p = document.createElement("p");
         p.className = "error";
         p.textContent = JSON.parse(e.data).error;
@@ -31,7 +37,20 @@
         es.close();
         history.replaceState(null, "", "/?" + params.toString());
       });
-      es.onerror = function () { es.close(); };
+      es.onerror = function () {
+        // the server is gone, or refused the request (its reason is on the plain page)
+        es.close();
+        if (ended) return;
+        var p = document.createElement("p");
+        p.className = "error";
+        p.setAttribute("role", "alert");
+        p.textContent = "No answer: could not reach the server, or it refused the question. ";
+        var a = document.createElement("a");
+        a.href = "/?" + params.toString();
+        a.textContent = "Ask again without live updates";
+        p.appendChild(a);
+        answer.appendChild(p);
+      };
     });
   }
 
