@@ -289,3 +289,11 @@ def _ask_here(page: Any, question: str, wait: str = "#answer-body") -> None:
     page.fill("input[name=q]", question)
     page.click("#ask-form button[type=submit]")
     page.wait_for_selector(wait)
+
+
+def test_a_team_lists_its_members_by_name(page: Any, app_url: str) -> None:
+    """The members line printed each member as a Python dict: {'id': 'ana', 'name': ...}."""
+    _ask(page, app_url, "Who is on the Payments team?")
+    result = page.inner_text(".result")
+    assert "members: Ana Ruiz (ana), Bo Lind (bo)" in result
+    assert "{" not in result

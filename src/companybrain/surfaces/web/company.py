@@ -59,7 +59,10 @@ def result_lines(answer: dict[str, Any]) -> list[str]:
     if "team" in result:
         t = result["team"]
         lead = f", led by {t['lead']['name']}" if t.get("lead") else ""
-        return [f"{t['name']}{lead}", "members: " + ", ".join(str(m) for m in t["members"])]
+        members = [
+            f"{m['name']} ({m['id']})" if isinstance(m, dict) else str(m) for m in t["members"]
+        ]
+        return [f"{t['name']}{lead}", "members: " + ", ".join(members)]
     if "hits" in result:
         return [
             f"{h['record']} · {h.get('title') or ''} · {h.get('snippet') or ''}"
