@@ -297,3 +297,10 @@ def test_a_team_lists_its_members_by_name(page: Any, app_url: str) -> None:
     result = page.inner_text(".result")
     assert "members: Ana Ruiz (ana), Bo Lind (bo)" in result
     assert "{" not in result
+
+
+def test_a_citation_without_authority_shows_no_empty_authority(page: Any, app_url: str) -> None:
+    """Search hits carry no authority: the citation said "authority" with nothing after it."""
+    _ask(page, app_url, "search billing gateway notes")
+    assert page.locator(".citation").count() >= 1
+    assert page.locator(".citation .authority").count() == 0
