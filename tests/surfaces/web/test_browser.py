@@ -304,3 +304,12 @@ def test_a_citation_without_authority_shows_no_empty_authority(page: Any, app_ur
     _ask(page, app_url, "search billing gateway notes")
     assert page.locator(".citation").count() >= 1
     assert page.locator(".citation .authority").count() == 0
+
+
+def test_a_mistyped_page_address_is_the_app_s_not_found_page(page: Any, app_url: str) -> None:
+    """An address no page has answered with raw JSON ({"detail":"Not Found"})."""
+    response = page.goto(f"{app_url}/owner")
+    assert response is not None and response.status == 404
+    assert page.locator("header nav a", has_text="Owners").count() == 1
+    assert "Not Found" in page.inner_text("main")
+    assert page.request.get(f"{app_url}/api/nope").json() == {"error": "Not Found"}

@@ -12,11 +12,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from companybrain.config import Settings
@@ -81,6 +82,7 @@ def create_app(
             response.headers["Retry-After"] = "1"
         return response
 
+    # Starlette's, which FastAPI's subclasses: its router raises it for an unknown address
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
         return _error_page(request, exc.status_code, str(exc.detail))
