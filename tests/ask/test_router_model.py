@@ -10,7 +10,13 @@ from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from tests.ask.conftest import NOW
-from tests.support.model_server import ScriptedModelServer, raw_body, text, tool_call
+from tests.support.model_server import (
+    ScriptedModelServer,
+    http_error,
+    raw_body,
+    text,
+    tool_call,
+)
 
 
 @pytest.fixture
@@ -151,3 +157,35 @@ def test_an_explanation_with_a_wrong_date_or_a_second_owner_is_replaced(
     model_server.play(tool_call("owner_of", {"subject": "billing-gateway"}), text(wording))
     answer = ask(demo, routed, "Who owns the billing gateway?", now=NOW)
     assert answer.explanation_by == "template" and answer.explanation != wording
+
+
+def test_a_failing_or_unknown_routing_reply_leaves_the_question_to_the_rules(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer
+) -> None:
+    """It ended the question with "error: the model endpoint failed" or "the model chose an
+    unknown tool", though the rules, which work offline, read it plainly."""
+    model_server.play(
+        http_error(400, "bad request"),
+        text("Kofi Mensah owns the Billing Gateway per CC-1047."),
+        tool_call("drop_database", {"subject": "billing-gateway"}),
+        text("Kofi Mensah owns the Billing Gateway per CC-1047."),
+    )
+    for _ in range(2):
+        answer = ask(demo, routed, "Who owns the billing gateway?", now=NOW)
+        assert answer.status == "answered", answer.to_dict()
+        assert answer.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+
+
+def test_a_subject_the_question_does_not_name_is_refused_saying_so(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer
+) -> None:
+    """It said the question names no service the graph knows: false, it names one."""
+    model_server.play(
+        tool_call("owner_of", {"subject": "payments-api"}),
+        text("The payments API is owned by someone."),
+    )
+    answer = ask(demo, routed, "Who owns the billing gateway?", now=NOW)
+    assert answer.refusal is not None and answer.refusal.code.value == "NOT_IN_GRAPH"
+    assert (
+        answer.refusal.message == "the model chose Payments API, which the question does not name"
+    )

@@ -373,16 +373,20 @@ class ModelRouter:
             {"role": "system", "content": _SYSTEM},
             {"role": "user", "content": question},
         ]
-        reply = self.client.chat(messages, tools, tool_choice="auto")
+        rules = RulesRouter().route(question, catalog)
+        try:
+            reply = self.client.chat(messages, tools, tool_choice="auto")
+        except ModelError:
+            return rules  # the endpoint failed: the question is read by the rules, as offline
         if not reply.tool_calls:
             return Route(
                 None, refusal=Refusal(RefusalCode.OUT_OF_SCOPE, NO_TYPE_MESSAGE), by="model"
             )
         call = reply.tool_calls[0]
         if call.name not in TOOLS:
-            raise ModelError(f"the model chose an unknown tool {call.name!r}")
+            return rules  # a tool that does not exist: nothing of the model's choice stands
         route = check_model_choice(question, catalog, call.name, call.arguments)
-        return agrees_with_rules(route, RulesRouter().route(question, catalog))
+        return agrees_with_rules(route, rules)
 
 
 def agrees_with_rules(model: Route, rules: Route) -> Route:
@@ -431,7 +435,15 @@ def check_model_choice(
     subject_id = str(arguments.get("subject") or "")
     entity = catalog.get(subject_id, *SUBJECT_TYPES[tool])
     if entity is None or not grounded(question, entity, catalog):
-        return Route(tool, refusal=not_in_graph(question, tool), by="model")
+        refusal = not_in_graph(question, tool)
+        if entity is not None and catalog.mentions(question, *SUBJECT_TYPES[tool]):
+            # The question names something else the graph knows: saying it names nothing
+            # known would be false.
+            refusal = Refusal(
+                RefusalCode.NOT_IN_GRAPH,
+                f"the model chose {entity.name}, which the question does not name",
+            )
+        return Route(tool, refusal=refusal, by="model")
     sign_off = tool == "owner_of" and is_sign_off(question)
     return Route(tool, subject=entity, sign_off=sign_off, by="model")
 
