@@ -321,3 +321,22 @@ def test_a_reply_listing_thousands_of_facts_is_read_up_to_the_cap(
     refused = [r for r in records_q.rejections(store) if r["record"] == "CC-1031"]
     assert len(refused) == MAX_FACTS + 1
     assert any("lists 5000 ownership items; only the first 100" in r["reason"] for r in refused)
+
+
+def test_a_record_whose_reply_called_no_tool_is_stored_and_asked_again(
+    store, llm: Settings, model_server: ScriptedModelServer
+) -> None:  # type: ignore[no-untyped-def]
+    """Stored as read, it was "unchanged" to every later run, which never asked again:
+    the facts of a change control stayed missing until its file changed."""
+    from companybrain.graph.queries import records_q
+
+    quote = "ownership of the billing gateway transfers from Aria Novak to Ben Okafor"
+    good = {"service": "billing-gateway", "owner": "ben", "quote": quote}
+    model_server.play(text("I would rather not."))
+    first = _store(store, llm, [TRANSFER])
+    assert first.stored == 1 and first.kept == 0  # stored: searchable, cited by nothing
+    model_server.play(facts([good]))
+    again = _store(store, llm, [TRANSFER])
+    assert (again.stored, again.unchanged, again.kept) == (1, 0, 1)
+    assert records_q.source_states(store, ["CC-1031"])["CC-1031"]["proposer"] == "model:scripted"
+    assert _store(store, llm, [TRANSFER]).unchanged == 1  # read whole now: not asked again

@@ -89,9 +89,10 @@ def extract_batch(
             continue
         verified = verify(proposal, record, ctx.org)
         _count(out, proposal, verified)
-        source = source_properties(
-            record, authority, digest, ctx.org_hash, ctx.proposer_name, ctx.in_corpus
-        )
+        # Stored under another proposer name, an incomplete reading is not "unchanged" to
+        # the next run, which asks again.
+        name = f"{ctx.proposer_name}:incomplete" if proposal.incomplete else ctx.proposer_name
+        source = source_properties(record, authority, digest, ctx.org_hash, name, ctx.in_corpus)
         out.rows.append(
             {"source": source, "links": derived_links(record, ctx.org, verified, proposal)}
         )

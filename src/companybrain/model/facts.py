@@ -35,6 +35,9 @@ class Proposal:
     # Model output that could not be read as a fact at all ({"kind", "item", "problem"}):
     # the verifier turns each into a Rejection, so nothing a model says is silently lost.
     malformed: tuple[dict[str, object], ...] = ()
+    # The reply was no proposal at all (the model did not call the tool): the record is
+    # stored, but not as read, so that the next run asks again.
+    incomplete: bool = False
 
 
 @dataclass(frozen=True)

@@ -132,6 +132,7 @@ def no_tool_call(record_id: str, content: str | None, proposer: str = "model") -
         record_id,
         proposer=proposer,
         malformed=(_bad("reply", (content or "")[:500], f"the model did not call {TOOL_NAME}"),),
+        incomplete=True,
     )
 
 
