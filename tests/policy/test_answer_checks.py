@@ -282,3 +282,25 @@ def test_an_owner_no_owner_of_answer_gave_fails(evidence, text: str) -> None:  #
 def test_the_owner_an_owner_of_answer_gave_passes(evidence, text: str) -> None:  # type: ignore[no-untyped-def]
     report = check_answer(text, evidence)
     assert report.passed, report.failures
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kofi Mensah owns the billing gateway [CC-1047], so the release is approved.",
+        "Kofi Mensah owns the billing gateway [CC-1047] and can sign off the release.",
+        "Kofi Mensah owns the billing gateway [CC-1047]; the release is good to go.",
+    ],
+)
+def test_saying_something_is_approved_fails(evidence, text: str) -> None:  # type: ignore[no-untyped-def]
+    """The explanation check refused these wordings; an agent's answer showed them."""
+    report = check_answer(text, evidence)
+    assert not report.passed and len(report.failures) == 1, report.failures
+    assert "approved" in report.failures[0] or "not recorded" in report.failures[0]
+
+
+def test_an_approval_in_quotes_no_record_holds_fails_too(evidence) -> None:  # type: ignore[no-untyped-def]
+    said = 'Kofi Mensah owns the billing gateway [CC-1047]; msg-038 says "all approved" [msg-038].'
+    assert not check_answer(said, evidence).passed
+    ask = "Ask Kofi Mensah to review the release [CC-1047]."
+    assert check_answer(ask, evidence).passed

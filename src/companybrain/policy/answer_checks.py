@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companybrain.model.answer import Answer
+from companybrain.policy.explanation import approval_claim
 from companybrain.policy.text import fold_name, names_in, normalise, quote_in
 
 # -- evidence ----------------------------------------------------------------------------
@@ -265,6 +266,9 @@ def check_answer(text: str, evidence: Evidence) -> CheckReport:
             failures.append("answers without citing anything a tool returned (cite or abstain)")
         failures += _owner_claims(text, evidence)
 
+    # Quoting a record that says "approved" is the record's word; saying it is not.
+    if said := approval_claim(_unquoted(masked, evidence)):
+        failures.append(said)
     cited = tuple(dict.fromkeys(i for c in cites for i in c.ids))
     failures = _shorten(list(dict.fromkeys(failures)))
     return CheckReport(
@@ -487,17 +491,23 @@ _OWNER_CLAIMS = (
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 
 
+def _unquoted(text: str, evidence: Evidence) -> str:
+    """The text with every quote that is word for word in the evidence blanked: a record
+    quoted asserts nothing of the answer's own (a quote found nowhere stays, as its words)."""
+    evidence_text = "\n".join(it.text for it in evidence.values())
+
+    def blank(m: re.Match[str]) -> str:
+        span = next(g for g in m.groups() if g is not None)
+        return " " * len(m.group(0)) if quote_in(span, evidence_text) else m.group(0)
+
+    return _QUOTED.sub(blank, text)
+
+
 def _owner_claims(text: str, evidence: Evidence) -> list[str]:
     """A name the answer calls an owner must be one an owner_of answer of this run names as
     owner, and of what the sentence names, when it names a subject of this run: citing a
     record does not make an invented, previous or outranked owner the owner."""
-    evidence_text = "\n".join(it.text for it in evidence.values())
-
-    def blank(m: re.Match[str]) -> str:  # a record quoted word for word asserts nothing
-        span = next(g for g in m.groups() if g is not None)
-        return " " * len(m.group(0)) if quote_in(span, evidence_text) else m.group(0)
-
-    plain = _QUOTED.sub(blank, text)
+    plain = _unquoted(text, evidence)
     subjects = [n for it in evidence.values() for n in it.owner_of]
     failures = []
     for a, b in _sentences(plain, []):

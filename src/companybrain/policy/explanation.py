@@ -112,7 +112,12 @@ def carries_orders_or_hidden_text(
 
 
 def says_approved(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
-    """Nothing is ever approved: the records hold review contacts, not approval authority."""
+    return approval_claim(assertions)
+
+
+def approval_claim(assertions: str) -> str | None:
+    """Nothing is ever approved: the records hold review contacts, not approval authority.
+    (Also checked on an agent's answers: policy/answer_checks.py.)"""
     match = _APPROVED.search(assertions)
     if match:
         return f"it says something is {match.group(0)!r}; the records never say that"
