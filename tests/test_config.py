@@ -33,6 +33,10 @@ TOO_BIG = "99999999999999999999"
         # every request refused by the endpoint, found only at the first batch
         ({"BRAIN_MODEL_MAX_TOKENS": TOO_BIG}, "BRAIN_MODEL_MAX_TOKENS"),
         ({"BRAIN_MODEL_MAX_TOKENS": "100"}, "BRAIN_MODEL_MAX_TOKENS"),
+        ({"BRAIN_MODEL_TIMEOUT_S": "soon"}, "BRAIN_MODEL_TIMEOUT_S"),
+        ({"BRAIN_MODEL_TIMEOUT_S": "0"}, "BRAIN_MODEL_TIMEOUT_S"),
+        ({"BRAIN_MODEL_TIMEOUT_S": "nan"}, "BRAIN_MODEL_TIMEOUT_S"),
+        ({"BRAIN_MODEL_TIMEOUT_S": "inf"}, "BRAIN_MODEL_TIMEOUT_S"),
     ],
 )
 def test_numbers_out_of_range_name_the_setting(env: dict[str, str], named: str) -> None:
@@ -74,3 +78,9 @@ def test_a_data_folder_too_long_for_the_socket_names_brain_home(tmp_path: Path) 
         Settings.from_env({"BRAIN_HOME": f"{long_home}d"})
     external = {"BRAIN_HOME": f"{long_home}d", "FALKORDB_URL": "redis://127.0.0.1:6379"}
     assert Settings.from_env(external).falkordb_url  # no socket of ours there
+
+
+def test_the_model_timeout_is_a_setting() -> None:
+    """It was fixed at 60 s: a hung endpoint held a command four minutes, whatever one set."""
+    assert Settings.from_env({}).model_timeout == 60.0
+    assert Settings.from_env({"BRAIN_MODEL_TIMEOUT_S": "2.5"}).model_timeout == 2.5

@@ -21,6 +21,10 @@ MIN_MODEL_MAX_TOKENS = 2048  # a proposal for a long section needs this much roo
 # More than any model writes in one reply; past it an endpoint refuses every request, and
 # the error would come at the first batch instead of at the start.
 MAX_MODEL_MAX_TOKENS = 1_000_000
+# One model call; the client tries three more times, so a hung endpoint holds a command
+# for four times this before the error (a slow local model may need the full minute).
+DEFAULT_MODEL_TIMEOUT_S = 60.0
+MAX_MODEL_TIMEOUT_S = 3600.0
 DEFAULT_MODEL_EXTRA = {"chat_template_kwargs": {"enable_thinking": False}}
 
 
@@ -39,6 +43,19 @@ URL_SCHEMES = ("redis", "rediss", "unix", "falkor", "falkors")
 
 def _flag(value: str | None) -> bool:
     return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _seconds(env: dict[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{name} must be a number of seconds, got {raw!r}") from exc
+    if not 0 < value <= MAX_MODEL_TIMEOUT_S:  # also NaN and inf
+        raise ConfigError(f"{name} must be above 0 and at most {MAX_MODEL_TIMEOUT_S:,.0f}")
+    return value
 
 
 def _int(env: dict[str, str], name: str, default: int) -> int:
@@ -65,7 +82,7 @@ class Settings:
     model_api_key: str = "not-needed"
     model_max_tokens: int = DEFAULT_MODEL_MAX_TOKENS
     model_extra: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_MODEL_EXTRA))
-    model_timeout: float = 60.0
+    model_timeout: float = DEFAULT_MODEL_TIMEOUT_S  # a call; the client tries 3 more times
     proposer: str = "rules"
     router: str = "rules"
     web_token: str | None = None  # `brain serve` off loopback requires it
@@ -109,6 +126,7 @@ class Settings:
             or "not-needed",
             model_max_tokens=_int(env, "BRAIN_MODEL_MAX_TOKENS", DEFAULT_MODEL_MAX_TOKENS),
             model_extra=extra,
+            model_timeout=_seconds(env, "BRAIN_MODEL_TIMEOUT_S", DEFAULT_MODEL_TIMEOUT_S),
             proposer=env.get("BRAIN_PROPOSER") or "rules",
             router=env.get("BRAIN_ROUTER") or "rules",
             web_token=env.get("BRAIN_WEB_TOKEN") or None,
