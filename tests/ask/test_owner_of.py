@@ -186,3 +186,20 @@ def test_a_question_about_another_owner_than_the_one_on_a_day_is_refused(
         assert "Kofi Mensah" not in a["explanation"], question
     for question in ("Who owns the billing gateway?", "Who is the new owner of billing-gw?"):
         assert q(demo, demo_settings, question)["result"]["owner"]["id"] == "kofi"
+
+
+def test_a_question_about_what_one_kind_of_record_says_is_refused(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Who owns the billing gateway per the wiki?" answered Kofi from CC-1047, as if the
+    wiki said so."""
+    for question in (
+        "Who owns the billing gateway per the wiki?",
+        "According to the service directory, who owns the billing gateway?",
+        "Who is the owner of billing-gw as per the chat?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["refusal"]["code"] == "OUT_OF_SCOPE", question
+        assert "one kind of record" in a["refusal"]["message"]
+    per_record = q(demo, demo_settings, "Who owns the billing gateway per CC-1047?")
+    assert per_record["result"]["owner"]["id"] == "kofi"  # a record by id: not one kind

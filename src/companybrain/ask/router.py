@@ -122,6 +122,33 @@ def other_than_owner(question: str) -> str | None:
     return " ".join(m.group().split()) if m else None
 
 
+# "Who owns X per the wiki?": an answer weighs every record by its authority; answered, it
+# would give the change control's owner as if it were the wiki's.
+_ONE_KIND = re.compile(
+    r"\b(?:per|according\s+to|as\s+(?:per|stated\s+in))\s+(?:the\s+|our\s+|a\s+|that\s+)?"
+    r"(?:wiki|chat|slack|e-?mail|(?:service\s+)?directory|runbook|ticket|change\s+control"
+    r"|comment|adr|doc|docs|documentation)s?(?:\s+page)?\b",
+    re.I,
+)
+
+
+def one_kind_of_record(question: str) -> str | None:
+    """The words by which an ownership question asks what one kind of record says."""
+    if not _OWNERSHIP_WORDS.search(_POSSESSIVE_OWN.sub(" ", question)):
+        return None
+    m = _ONE_KIND.search(question)
+    return " ".join(m.group().split()) if m else None
+
+
+def one_kind_refusal(words: str) -> Refusal:
+    return Refusal(
+        RefusalCode.OUT_OF_SCOPE,
+        f'the question asks what one kind of record says ("{words}"): an answer weighs every '
+        "record by its authority. Ask who owns it; the answer lists what the other records "
+        "say as outranked",
+    )
+
+
 def other_owner_refusal(words: str) -> Refusal:
     return Refusal(
         RefusalCode.OUT_OF_SCOPE,
@@ -203,6 +230,8 @@ class RulesRouter:
             return out_of_scope(question, APPROVAL_MESSAGE)
         if words := other_than_owner(question):
             return Route(None, refusal=other_owner_refusal(words))
+        if words := one_kind_of_record(question):
+            return Route(None, refusal=one_kind_refusal(words))
         tool = question_type(question)
         if (
             tool == "person_or_team"
@@ -368,6 +397,8 @@ class ModelRouter:
             return out_of_scope(question, APPROVAL_MESSAGE)
         if words := other_than_owner(question):  # so does this
             return Route(None, refusal=other_owner_refusal(words), by="model")
+        if words := one_kind_of_record(question):
+            return Route(None, refusal=one_kind_refusal(words), by="model")
         tools = routing_tools(catalog)
         messages = [
             {"role": "system", "content": _SYSTEM},
