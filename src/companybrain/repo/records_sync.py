@@ -131,7 +131,7 @@ def sync_decisions(
         repo_write.write_decisions(store, repo, run, rows[start : start + BATCH])
     repo_write.mark_absent(store, repo, [r.entry.id for r in reads if r.present], head)
     report.changed = len(changed)
-    _provenance(store, repo_path, changed, ahead or {})
+    _provenance(store, repo_path, changed, ahead or {}, {r.entry.id for r in reads})
     found, unresolved = supersessions([r.entry for r in reads])
     repo_write.replace_supersessions(
         store,
@@ -147,20 +147,38 @@ def sync_decisions(
     return report
 
 
-def _provenance(store: Store, repo_path: Path, changed: list[_Read], ahead: Blames) -> None:
+def _provenance(
+    store: Store, repo_path: Path, changed: list[_Read], ahead: Blames, known_ids: set[str]
+) -> None:
     """RECORDED_IN from git blame (started ahead, or now), then RATIONALE for the changed
     decisions."""
     by_file: dict[tuple[str, str], list[_Read]] = {}
     for r in changed:
         by_file.setdefault((r.rev, r.entry.path), []).append(r)
     recorded: dict[str, tuple[str, str]] = {}  # id -> (first commit, last commit)
-    for (rev, path), reads in by_file.items():
-        early = ahead.get((rev, path))
-        b = early.result() if early is not None else blame(repo_path, rev, path)
-        for r in reads:
-            shas = b.commits_in(r.entry.line_start, r.entry.line_end)
-            if shas:
-                recorded[r.entry.id] = (shas[0], shas[-1])
+    with BlobReader(repo_path) as blobs:
+        earlier = _Earlier(blobs)
+        for (rev, path), reads in by_file.items():
+            early = ahead.get((rev, path))
+            b = early.result() if early is not None else blame(repo_path, rev, path)
+            plain: Blame | None = None
+            for r in reads:
+                e = r.entry
+                shas = b.commits_in(e.line_start, e.line_end)
+                if not shas:
+                    continue
+                if kind_of(path) == "adr":  # one entry in the file: nothing to copy from
+                    recorded[e.id] = (shas[0], shas[-1])
+                    continue
+                plain = plain or blame(repo_path, rev, path, moves=False)
+                written = plain.commits_in(e.line_start, e.line_end) or shas
+                newest = shas[-1] if shas[-1] == written[-1] else None  # written there
+                first = next(
+                    (s for s in shas if s == newest or earlier.own(e, s, b, known_ids)), None
+                )
+                if first is None:  # all of it alike to other entries: a copy
+                    shas, first = written, written[0]
+                recorded[e.id] = (first, shas[-1])
     times = repo_write.commit_times(store, sorted({c for c, _ in recorded.values()}))
     prov: list[dict[str, Any]] = []
     for did, (first, last) in recorded.items():
@@ -187,6 +205,38 @@ def _provenance(store: Store, repo_path: Path, changed: list[_Read], ahead: Blam
     for start in range(0, max(len(ids), 1), BATCH):
         chunk = set(ids[start : start + BATCH])
         repo_write.replace_rationale(store, sorted(chunk), [x for x in links if x["id"] in chunk])
+
+
+class _Earlier:
+    """Was an entry's text in an older commit its own, or a copy of another entry's?
+    `git blame -M` gives lines that were moved within the file to the commit that first
+    wrote them (an entry moved up the log keeps its date), but also lines merely alike: a new
+    entry's "### Status / Accepted / ### Context" scaffold, or a heading repeated, is given
+    to the entry it resembles. So an older commit records the entry only when the lines it
+    brought were, in that commit's version of the file, in this very entry or in one the
+    log no longer holds (its heading was changed since); lines of another entry still in the
+    log are a copy of that one."""
+
+    def __init__(self, blobs: BlobReader) -> None:
+        self.blobs = blobs
+        self.parsed: dict[tuple[str, str], list[DecisionEntry]] = {}
+
+    def _entries(self, sha: str, path: str) -> list[DecisionEntry]:
+        key = (sha, path)
+        if key not in self.parsed:
+            kind = kind_of(path)
+            text = self.blobs.text(f"{sha}:{path}") if kind else None
+            self.parsed[key] = parse_file(path, text, kind) if kind and text is not None else []
+        return self.parsed[key]
+
+    def own(self, e: DecisionEntry, sha: str, b: Blame, known_ids: set[str]) -> bool:
+        for line, path in b.lines_of(sha, e.line_start, e.line_end):
+            for then in self._entries(sha, path):
+                if then.line_start <= line <= then.line_end and (
+                    then.id == e.id or then.id not in known_ids
+                ):
+                    return True
+        return False
 
 
 def _rationale(
