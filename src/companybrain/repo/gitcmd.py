@@ -188,6 +188,17 @@ def has_commits(repo: Path) -> bool:
     return resolve(repo, "HEAD") is not None
 
 
+def shallow_boundary(repo: Path) -> list[str]:
+    """The commits a shallow clone's history is cut off at (their parents were not
+    fetched); empty for a whole history."""
+    shallow = Path(text(repo, "rev-parse", "--git-path", "shallow").strip())
+    shallow = shallow if shallow.is_absolute() else repo / shallow
+    try:
+        return sorted(line.strip() for line in shallow.read_text().splitlines() if line.strip())
+    except FileNotFoundError:
+        return []
+
+
 class BlobReader:
     """`git cat-file --batch`, kept open: many blobs read through one process."""
 

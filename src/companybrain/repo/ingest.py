@@ -68,7 +68,12 @@ def ingest_repo(
     store.ensure_schema()
     state = repo_write.read_state(store, repo)
     old = state["head"] if state else None
-    if old and old == head:
+    shallow = gitcmd.shallow_boundary(top)
+    if state and old and list(state.get("shallow") or []) != shallow:
+        # A shallow clone deepened (or made whole): its first commits seemed to add what
+        # was there before them; every commit is read again, as after a rewrite.
+        mode, revs, since = "rewritten", [head], None
+    elif old and old == head:
         mode, revs, since = "unchanged", [], old
     elif (
         old
@@ -111,7 +116,9 @@ def ingest_repo(
             deleted = passed.deleted_decision_files
         if progress:
             progress("decisions", 0, None)
-        decisions = sync_decisions(store, top, repo, run, head, deleted, ahead)
+        decisions = sync_decisions(
+            store, top, repo, run, head, deleted, ahead, reblame=mode == "rewritten"
+        )
     report.decisions = decisions.present
     report.decisions_removed = decisions.removed
     report.decisions_changed = decisions.changed
@@ -129,6 +136,7 @@ def ingest_repo(
             "run": run,
             "commits": report.commits_total,
             "ingested_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "shallow": shallow,
         },
     )
     report.seconds = round(time.perf_counter() - started, 3)

@@ -96,7 +96,12 @@ def sync_decisions(
     head: str,
     deleted: dict[str, str],
     ahead: Blames | None = None,
+    *,
+    reblame: bool = False,
 ) -> DecisionPass:
+    """`reblame`: find the commit that recorded every decision again, not only the changed
+    ones (the history was rewritten, or a shallow clone deepened: a stored commit may be
+    gone, or was only where the history began)."""
     reads = read_decisions(repo_path, head, deleted)
     known = repo_write.decision_hashes(store, repo)
     report = DecisionPass()
@@ -131,7 +136,8 @@ def sync_decisions(
         repo_write.write_decisions(store, repo, run, rows[start : start + BATCH])
     repo_write.mark_absent(store, repo, [r.entry.id for r in reads if r.present], head)
     report.changed = len(changed)
-    _provenance(store, repo_path, changed, ahead or {}, {r.entry.id for r in reads})
+    blame = reads if reblame else changed
+    _provenance(store, repo_path, blame, ahead or {}, {r.entry.id for r in reads})
     found, unresolved = supersessions([r.entry for r in reads])
     repo_write.replace_supersessions(
         store,

@@ -117,6 +117,10 @@ def origin(
                 now,
                 f"git blame found no commit for {row['id']}",
             )
+        if c["commit"] in repo_read.shallow_boundary(store):
+            return answers.not_recorded(
+                q, "origin", _decision_subject(row), now, _before_shallow(row["id"], c)
+            )
         result = {
             **_commit_result(c, repo_read.co_authors_of(store, c["commit"])),
             "decision": row["id"],
@@ -138,6 +142,10 @@ def origin(
             q, "origin", ps.as_subject(), now, f"the history holds no commit that added {ps.asked}"
         )
     c = adds[0]
+    if c["commit"] in repo_read.shallow_boundary(store):
+        return answers.not_recorded(
+            q, "origin", ps.as_subject(), now, _before_shallow(c["file"], c)
+        )
     result = {**_commit_result(c, repo_read.co_authors_of(store, c["commit"])), "file": c["file"]}
     text = f"{c['file']} was added in {c['commit'][:12]} by {c['author_name']}"
     text += f", landed {result['date']}"
@@ -150,6 +158,14 @@ def origin(
         result["deleted_in"] = gone["commit"]
     return answers.answered(
         q, "origin", ps.as_subject(), now, result, [answers.cite_commit(c)], text + "."
+    )
+
+
+def _before_shallow(what: str, c: Row) -> str:
+    return (
+        f"the history read is a shallow clone that begins at {c['commit'][:12]}; {what} was "
+        "already there, and the commit that brought it is not in that history (fetch the "
+        "whole history and run ingest-repo again)"
     )
 
 

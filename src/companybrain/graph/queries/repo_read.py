@@ -33,6 +33,16 @@ def repositories(store: Store) -> Rows:
     )
 
 
+def shallow_boundary(store: Store) -> set[str]:
+    """Commits where a shallow clone's history was cut off, in any repository of the graph:
+    what such a commit "added" was there before it."""
+    rows = store.read(
+        "MATCH (m:Meta) WHERE m.key STARTS WITH 'repo:' AND m.shallow IS NOT NULL "
+        "UNWIND m.shallow AS sha RETURN DISTINCT sha"
+    )
+    return {row["sha"] for row in rows}
+
+
 # -- decisions ---------------------------------------------------------------------------
 
 

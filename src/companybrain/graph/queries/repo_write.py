@@ -22,7 +22,7 @@ Rows = list[dict[str, Any]]
 def read_state(store: Store, repo: str) -> dict[str, Any] | None:
     rows = store.read(
         "MATCH (m:Meta {key: $key}) RETURN m.head AS head, m.path AS path, m.run AS run, "
-        "m.commits AS commits, m.ingested_at AS ingested_at",
+        "m.commits AS commits, m.ingested_at AS ingested_at, m.shallow AS shallow",
         {"key": f"repo:{repo}"},
     )
     return rows[0] if rows else None
@@ -31,7 +31,8 @@ def read_state(store: Store, repo: str) -> dict[str, Any] | None:
 def write_state(store: Store, repo: str, state: dict[str, Any]) -> None:
     store.query(
         "MERGE (m:Meta {key: $key}) SET m.repo = $repo, m.head = $head, m.path = $path, "
-        "m.run = $run, m.commits = $commits, m.ingested_at = $ingested_at",
+        "m.run = $run, m.commits = $commits, m.ingested_at = $ingested_at, "
+        "m.shallow = $shallow",
         {"key": f"repo:{repo}", "repo": repo, **state},
     )
 
@@ -162,6 +163,14 @@ CALL {
     UNWIND range(0, size($a_commit) - 1) AS i
     WITH commits[$a_commit[i]] AS c, people[$a_person[i]] AS p
     MERGE (p)-[:CO_AUTHORED]->(c)
+}
+CALL {
+    // A commit read again may have other changes than the first time: a shallow clone's
+    // first commit "added" every file there was, until the history before it was fetched.
+    WITH commits
+    UNWIND commits AS c
+    MATCH (c)-[old:TOUCHED]->()
+    DELETE old
 }
 CALL {
     WITH commits, files

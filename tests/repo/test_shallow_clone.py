@@ -1,0 +1,50 @@
+"""A shallow clone's history begins where it was cut off: the first commit it holds seems
+to add every file and record every decision there was by then. `origin` named that commit,
+its author and date, with a citation; the answer is now that the history read does not hold
+where they came from."""
+
+from __future__ import annotations
+
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+
+from companybrain.ask.repo import history_tools
+from companybrain.graph.connection import Store
+from companybrain.repo.ingest import ingest_repo
+from tests.repo.gitrepo import GitRepo
+
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
+ANN = ("Ann Lee", "ann@example.com")
+CAROL = ("Carol Diaz", "carol@example.com")
+
+
+def test_origin_before_a_shallow_clone_s_cut_is_not_recorded(store: Store, tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "full")
+    repo.write("src/old.py", "x = 1\n")
+    repo.write("DECISIONS.md", "# Decisions\n\n## Use Redis\n\nWe use Redis for the cache.\n")
+    repo.commit("Start", "2024-01-10T10:00:00Z", author=ANN)
+    for n in range(3):
+        repo.write(f"src/new{n}.py", f"y = {n}\n")
+        repo.commit(f"Add new{n}", f"2024-0{n + 2}-01T10:00:00Z", author=CAROL)
+    shallow = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "2", f"file://{repo.root}", str(shallow)], check=True
+    )
+    ingest_repo(store, shallow)
+
+    for subject in ("src/old.py", "DECISIONS.md#Use Redis", "src/new1.py"):
+        answer = history_tools.origin(store, subject, now=NOW)
+        assert answer.status == "refused" and answer.refusal is not None, answer.result
+        assert answer.refusal.code.value == "NO_CLAIM"
+        assert "shallow clone" in answer.refusal.message
+        assert answer.citations == []
+    added = history_tools.origin(store, "src/new2.py", now=NOW)  # inside the history read
+    assert added.result is not None and added.result["author_name"] == "Carol Diaz"
+
+    # The whole history fetched and read again: where they came from is known.
+    subprocess.run(["git", "-C", str(shallow), "fetch", "-q", "--unshallow"], check=True)
+    ingest_repo(store, shallow)
+    for subject in ("src/old.py", "DECISIONS.md#Use Redis"):
+        got = history_tools.origin(store, subject, now=NOW).result
+        assert got is not None and got["author_name"] == "Ann Lee", subject
