@@ -25,6 +25,14 @@ def effective_status(row: Row) -> str | None:
     return row.get("status")
 
 
+def status_word(row: Row) -> str:
+    """A decision's status as an answer's text says it: one removed from the repository is
+    removed, whatever it said (its items carry `removed: true`)."""
+    if row.get("present") is False:
+        return "removed"
+    return effective_status(row) or "recorded"
+
+
 def decision_date(row: Row) -> str | None:
     """The date the record gives itself, else the day its recording commit landed."""
     if row.get("date"):

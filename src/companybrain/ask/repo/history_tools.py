@@ -78,7 +78,11 @@ def trace(
     if len(chain) == 1:
         text = f"Nothing recorded supersedes {row['id']}, and it supersedes nothing."
     else:
-        text = "Newest first: " + " ← ".join(chain) + f". The one in force is {chain[0]}."
+        text = "Newest first: " + " ← ".join(chain) + "."
+        if by_id.get(chain[0], {}).get("present") is False:
+            text += f" The newest, {chain[0]}, was removed from the repository: none is in force."
+        else:
+            text += f" The one in force is {chain[0]}."
     return answers.answered(
         q, "trace", _decision_subject(row), now,
         {"decision": row["id"], "chain": chain,

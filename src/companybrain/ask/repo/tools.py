@@ -103,7 +103,7 @@ def why(
                 f"no decision record names {ps.asked} or was recorded with a change to it",
             )  # fmt: skip
         items = [answers.decision_item(r, file=r["file"], via=r["via"]) for r in rows]
-        lines = [f"{r['id']} ({answers.effective_status(r) or 'recorded'}) {_how(r)}" for r in rows]
+        lines = [f"{r['id']} ({answers.status_word(r)}) {_how(r)}" for r in rows]
         return answers.answered(
             q, "why", ps.as_subject(), now, {"decisions": items},
             [_rationale_citation(r) for r in rows],
@@ -118,7 +118,7 @@ def why(
         {"decisions": [answers.decision_item(f.row) for f in found]},
         [answers.cite_line(f.row, f.line) for f in found],
         "Recorded: " + "; ".join(
-            f"{f.row['id']} ({answers.effective_status(f.row) or 'recorded'})" for f in found
+            f"{f.row['id']} ({answers.status_word(f.row)})" for f in found
         ) + ".",
     )  # fmt: skip
 
@@ -183,7 +183,7 @@ def what_breaks(
     ]  # fmt: skip
     live = [e for e in exps if not e.get("superseded_by")]
     text = f"{len(rows)} recorded decision(s) rest on {ps.asked}: " + "; ".join(
-        f"{r['id']} ({answers.effective_status(r) or 'recorded'})" for r in rows
+        f"{r['id']} ({answers.status_word(r)})" for r in rows
     )
     if live:
         text += f". {len(live)} experiment(s) against them were tried and disproven: do not retry"
