@@ -169,7 +169,11 @@ def _route(question: str, store: Store, now: datetime) -> Answer | None:
         if when is None:
             reading = parse_question_time(q, now, names=[name] if name else [])
             # no time in the question: it is about now
-            when = q if isinstance(reading, VagueDate) or reading.phrase else now.isoformat()
+            when = (
+                q
+                if isinstance(reading, VagueDate) or reading.phrase
+                else now.isoformat(timespec="seconds")
+            )
         return told.told(store, when, topic, file, question=q, now=now)
     link = _CONNECT.search(q)
     if link:

@@ -231,7 +231,14 @@ def told_cmd(
     """What an agent instruction file said at a commit or on a day (about TOPIC)."""
     clock = parse_now(now)
     _show(
-        told.told(state.brain().store, when or clock.isoformat(), topic, file, now=clock), as_json
+        told.told(
+            state.brain().store,
+            when or clock.isoformat(timespec="seconds"),
+            topic,
+            file,
+            now=clock,
+        ),
+        as_json,
     )
 
 
