@@ -69,23 +69,33 @@ _META_LINE = re.compile(
 )
 
 
+_META_HEADING = re.compile(
+    r"^#+\s*(status|dates?|deciders|tags|authors?|supersedes|superseded[ -]by)\b", re.I
+)
+_DECISION_HEADING = re.compile(r"^#+\s*(decision|decided|decision outcome|outcome)\b", re.I)
+
+
 def statement_span(row: Row) -> tuple[int, int] | None:
-    """The lines of a decision's first paragraph after its heading and metadata lines: what
-    it says, rather than what it is called. None when it has no such paragraph."""
+    """The lines of what a decision says, rather than what it is called: the first
+    paragraph under a "Decision" sub-heading when it has one, else its first paragraph
+    that is not a heading, a table or metadata ("Status: accepted", or the "Accepted" under
+    a "### Status" sub-heading). At most three lines; None when it has no such paragraph."""
     start = int(row.get("line_start") or 1)
     lines = (row.get("text") or "").splitlines()
-    first: int | None = None
-    for index, raw in enumerate(lines[1:], start=1):
+    paragraphs: list[tuple[int, int, str]] = []  # first, last index, the heading above
+    heading, first = "", None
+    for index, raw in enumerate([*lines[1:], ""], start=1):
         line = raw.strip()
-        if first is None:
-            if not line or line.startswith(("#", "---", "|")) or _META_LINE.match(line):
-                continue
-            first = index
-        elif not line or line.startswith("#"):
-            return start + first, start + index - 1
-        if index - first >= 2:  # three lines are enough to say what was decided
-            return start + first, start + index
-    return (start + first, start + len(lines) - 1) if first is not None else None
+        if first is not None and (not line or line.startswith("#") or index - first > 2):
+            paragraphs.append((first, index - 1, heading))
+            first = None
+        if line.startswith("#"):
+            heading = line
+        elif first is None and line and not line.startswith(("---", "|")):
+            first = None if _META_LINE.match(line) else index
+    said = [p for p in paragraphs if not _META_HEADING.match(p[2])]
+    chosen = next((p for p in said if _DECISION_HEADING.match(p[2])), said[0] if said else None)
+    return (start + chosen[0], start + chosen[1]) if chosen else None
 
 
 def cite_line(row: Row, line_no: int | None = None) -> Citation:
