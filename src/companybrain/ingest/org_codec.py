@@ -14,8 +14,17 @@ from companybrain.model.records import Org, Person, Project, Service, Team
 
 
 def org_digest(org: Org) -> str:
-    """Changes when anything a record is checked against changes (names, aliases, authority)."""
-    return hashlib.sha256(json.dumps(asdict(org), sort_keys=True, default=str).encode()).hexdigest()
+    """Changes when anything a record is checked against changes (names, aliases, authority).
+    The same organisation gives the same digest whether it was read from org.yaml or from the
+    graph: entries are taken in order of id, and `former` is true or false (the graph's
+    order and its null would otherwise make every record read against one look changed to
+    the other)."""
+    data = asdict(org)
+    for key in ("people", "teams", "services", "projects"):
+        data[key] = sorted(data[key], key=lambda item: item["id"])
+    for person in data["people"]:
+        person["former"] = bool(person["former"])
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def org_to_graph(store: Store, org: Org) -> None:
