@@ -5,13 +5,31 @@ organisation, read from org.yaml or from the graph, is the same organisation."""
 
 from __future__ import annotations
 
+import copy
+import json
 from pathlib import Path
 
+from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
-from tests.ingest.corpus_builder import write_corpus
+from tests.ingest.corpus_builder import ORG, md, write_corpus
 from tests.ingest.test_pipeline import DIRECTORY
+
+NOW = "2026-12-20T12:00:00Z"
+TO_DEE = md(
+    {"id": "CC-9", "kind": "change_control", "at": "2026-11-02T09:00:00Z", "author": "cy",
+     "about": ["billing-gateway"]},
+    "Effective today, Dee Fox owns the Billing Gateway.",
+)  # fmt: skip
+CHAT = {
+    "id": "msg-9", "kind": "chat", "at": "2026-11-20T09:00:00Z", "author": "cy",
+    "text": "Bo Lind owns the Billing Gateway.",
+}  # fmt: skip
+
+
+def _owner(store: Store, settings: Settings) -> dict[str, object]:
+    return ask(store, settings, "Who owns the Billing Gateway?", now=NOW).to_dict()
 
 
 def test_a_corpus_record_ingested_on_its_own_is_unchanged(
@@ -24,3 +42,47 @@ def test_a_corpus_record_ingested_on_its_own_is_unchanged(
     ingest(store, corpus, settings)
     alone = ingest(store, corpus / "records" / "dir.md", settings)
     assert (alone.stored, alone.unchanged) == (0, 1)
+
+
+def test_records_ingested_on_their_own_follow_a_new_person(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY})
+    single = tmp_path / "cc.md"
+    single.write_text(TO_DEE)
+    ingest(store, corpus, settings)
+    ingest(store, single, settings)  # Dee is no one yet: the change control names nobody
+    assert _owner(store, settings)["result"] == {"owner": {"id": "ana", "name": "Ana Ruiz"}}
+
+    bigger = copy.deepcopy(ORG)
+    bigger["people"].append({"id": "dee", "name": "Dee Fox", "team": "pay"})
+    write_corpus(tmp_path / "c", {"dir.md": DIRECTORY}, org=bigger)
+    report = ingest(store, corpus, settings)
+    assert report.reread == 1
+
+    answer = _owner(store, settings)
+    assert answer["result"] == {"owner": {"id": "dee", "name": "Dee Fox"}}, answer
+    assert [c["record"] for c in answer["citations"]] == ["CC-9"]
+    assert answer["citations"][0]["quote"] in TO_DEE
+
+
+def test_records_ingested_on_their_own_follow_a_new_authority_table(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY})
+    single = tmp_path / "chat.jsonl"
+    single.write_text(json.dumps(CHAT) + "\n")
+    ingest(store, corpus, settings)
+    ingest(store, single, settings)
+    assert _owner(store, settings)["result"] == {"owner": {"id": "ana", "name": "Ana Ruiz"}}
+
+    trusted = copy.deepcopy(ORG)
+    trusted["authority"] = {"chat": 95}  # this company trusts its chat above its directory
+    write_corpus(tmp_path / "c", {"dir.md": DIRECTORY}, org=trusted)
+    ingest(store, corpus, settings)
+
+    answer = _owner(store, settings)
+    assert answer["result"] == {"owner": {"id": "bo", "name": "Bo Lind"}}, answer
+    assert [(c["record"], c["authority"]) for c in answer["citations"]] == [("msg-9", 95)]
+    again = ingest(store, corpus, settings)
+    assert (again.stored, again.reread) == (0, 0)

@@ -19,6 +19,7 @@ class IngestReport:
     stored: int = 0
     unchanged: int = 0
     pruned: int = 0
+    reread: int = 0  # stored records read again against a changed organisation
     rejected: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     proposed: int = 0

@@ -83,6 +83,11 @@ def print_report(report: IngestReport) -> None:
         f"[bold]records[/] read {report.read} · stored {report.stored} · "
         f"unchanged {report.unchanged} · rejected {len(report.rejected)}"
         + (f" · pruned {report.pruned}" if report.pruned else "")
+        + (
+            f" · read again {report.reread} (stored earlier, for the changed organisation)"
+            if report.reread
+            else ""
+        )
     )
     by_check = ", ".join(f"{n} {check}" for check, n in sorted(report.rejected_facts.items()))
     out.print(
