@@ -116,21 +116,23 @@ def _read_again(
     authority as the corpus's own records do. Checked on every run, so a run interrupted
     before this step is made good by the next."""
     org_hash = org_digest(org)
-    rows = records_q.sources_read_against_another_org(store, org_hash)
-    for in_corpus in (True, False):
-        records = [stored_record(row) for row in rows if bool(row["in_corpus"]) == in_corpus]
-        if not records:
-            continue
-        again = IngestReport()
-        store_records(
-            store, records, org, org_hash, settings, again, in_corpus=in_corpus, lock=lock
-        )
-        report.reread += again.stored
-        report.proposed += again.proposed
-        report.kept += again.kept
-        report.rejected_facts.update(again.rejected_facts)
-        report.rejected_detail += again.rejected_detail
-        report.rejected += again.rejected
+    after = ""
+    while rows := records_q.sources_read_against_another_org(store, org_hash, after):
+        after = rows[-1]["id"]  # each page is read again before the next is asked for
+        for in_corpus in (True, False):
+            records = [stored_record(row) for row in rows if bool(row["in_corpus"]) == in_corpus]
+            if not records:
+                continue
+            again = IngestReport()
+            store_records(
+                store, records, org, org_hash, settings, again, in_corpus=in_corpus, lock=lock
+            )
+            report.reread += again.stored
+            report.proposed += again.proposed
+            report.kept += again.kept
+            report.rejected_facts.update(again.rejected_facts)
+            report.rejected_detail += again.rejected_detail
+            report.rejected += again.rejected
 
 
 def stored_record(row: dict[str, Any]) -> Record:
@@ -142,7 +144,9 @@ def stored_record(row: dict[str, Any]) -> Record:
         kind=row["kind"],
         at=at,
         text=row["text"],
-        effective_at=datetime.fromisoformat(effective) if effective != row["at"] else None,
+        effective_at=(
+            datetime.fromisoformat(effective) if effective and effective != row["at"] else None
+        ),
         author=row.get("author"),
         title=row.get("title") or None,
         parent=row.get("parent"),

@@ -302,20 +302,23 @@ def relink(store: Store) -> None:
     )
 
 
-def sources_read_against_another_org(store: Store, org_hash: str) -> list[dict[str, Any]]:
+def sources_read_against_another_org(
+    store: Store, org_hash: str, after: str = "", limit: int = 2000
+) -> list[dict[str, Any]]:
     """Records last read against an organisation other than `org_hash` (a record file
     ingested on its own, a typed record, one left out of a corpus without --prune): what is
-    needed to read each again from its stored text."""
+    needed to read each again from its stored text. A page of `limit`, by id after `after`:
+    there may be a whole graph of them."""
     return store.read(
         "MATCH (s:Source) WHERE s.org_hash IS NOT NULL AND s.org_hash <> $org_hash "
-        "AND s.text IS NOT NULL "
+        "AND s.text IS NOT NULL AND s.id > $after "
         "RETURN s.id AS id, s.kind AS kind, s.at AS at, s.effective_at AS effective_at, "
         "s.text AS text, s.title AS title, s.author AS author, s.parent AS parent, "
         "s.channel AS channel, s.status AS status, s.supersedes AS supersedes, "
         "s.motivated_by AS motivated_by, s.resolved_by AS resolved_by, s.about AS about, "
         "s.acl AS acl, s.origin AS origin, s.extra_json AS extra_json, "
-        "s.in_corpus AS in_corpus ORDER BY s.id",
-        {"org_hash": org_hash},
+        "s.in_corpus AS in_corpus ORDER BY s.id LIMIT $limit",
+        {"org_hash": org_hash, "after": after, "limit": limit},
     )
 
 
