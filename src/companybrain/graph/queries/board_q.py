@@ -277,19 +277,34 @@ def fail(
 
 
 def retry_failed(board: Store) -> int:
-    """Put failed items back to pending with a fresh attempts count (errors are kept);
-    their wholes wait for them again."""
+    """Put failed items back to pending with a fresh attempts count (errors are kept).
+    A whole (an entry read in sections, a folder) that went ahead without them is done
+    again once they are, so that what they find reaches the brain; every whole above a
+    retried item waits for its unfinished children again."""
     rows = board.query(
-        """
-        MATCH (s:Item {status: 'failed'})
-        SET s.status = 'pending', s.attempts = 0, s.expires_at = 0
-        WITH s
-        OPTIONAL MATCH (s)-[:PART_OF]->(p:Item)
-        FOREACH (x IN CASE WHEN p IS NULL THEN [] ELSE [p] END | SET x.waiting = x.waiting + 1)
-        RETURN count(DISTINCT s) AS n
-        """
+        "MATCH (s:Item {status: 'failed'}) "
+        "SET s.status = 'pending', s.attempts = 0, s.expires_at = 0 "
+        "RETURN collect(s.id) AS ids"
     )
-    return int(rows[0]["n"]) if rows else 0
+    ids = rows[0]["ids"] if rows else []
+    if not ids:
+        return 0
+    board.query(
+        "MATCH (s:Item)-[:PART_OF*1..32]->(w:Item {status: 'done'}) WHERE s.id IN $ids "
+        "SET w.status = 'pending', w.attempts = 0, w.expires_at = 0",
+        {"ids": ids},
+    )
+    board.query(
+        """
+        MATCH (s:Item)-[:PART_OF*0..32]->(w:Item) WHERE s.id IN $ids
+        WITH DISTINCT w
+        MATCH (c:Item)-[:PART_OF]->(w)
+        WITH w, sum(CASE WHEN c.status IN ['pending', 'claimed'] THEN 1 ELSE 0 END) AS n
+        SET w.waiting = n
+        """,
+        {"ids": ids},
+    )
+    return len(ids)
 
 
 def item_text(board: Store, item_id: str) -> str | None:
