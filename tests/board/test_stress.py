@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import time
+
 from companybrain.board.fill import fill
 from companybrain.board.options import BoardOptions
+from companybrain.board.reading import Judgement
+from companybrain.board.rules_worker import RulesReader
 from companybrain.board.worker import Worker
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import board_q, findings_q
-from tests.board.conftest import Adr, seed_decisions
+from companybrain.model.findings import FindingKind
+from tests.board.conftest import ADR_2, Adr, seed_decisions
 
 
 def _long_adr() -> Adr:
@@ -46,3 +51,64 @@ def test_a_retried_section_reaches_the_brain_after_its_whole_went_ahead(
         "300 ms",
     }
     assert items[f"entry:{long_adr.id}"]["summary"] == "3 findings from its sections"
+
+
+class _Rejecting(RulesReader):
+    def judge(self, relation, source, target, quote, ctx):  # type: ignore[no-untyped-def]
+        return Judgement(False, reason="the texts do not say so")
+
+
+def test_a_late_confirmation_of_a_handoff_another_agent_rejected_writes_nothing(
+    seeded: Store, board: Store, settings: Settings
+) -> None:
+    """rules-1 took the handoff ADR-2 supersedes ADR-1 while it was open and was slow to
+    judge: its claim expired, rules-3 took the handoff over and rejected it. rules-1's
+    confirmation, arriving late, must not put the relation into the brain: the board says
+    rejected, and nobody confirmed it."""
+    options = BoardOptions(claim_ttl_s=0.2, max_attempts=3, poll_s=0.01)
+    fill(seeded, board, options)
+    Worker(settings, options, "rules-2").run()  # raises ADR-2 supersedes ADR-1
+
+    class Slow(RulesReader):
+        def judge(self, relation, source, target, quote, ctx):  # type: ignore[no-untyped-def]
+            time.sleep(0.3)  # the claim expires meanwhile; rules-3 takes over and rejects
+            Worker(settings, options, "rules-3", reader=_Rejecting()).run()
+            return super().judge(relation, source, target, quote, ctx)
+
+    late = Worker(settings, options, "rules-1", reader=Slow())
+    item = late.claim()
+    assert item and item["kind"] == "handoff"
+    late.process(item)
+
+    handoff = board_q.handoff(board, item["entry"])
+    assert handoff and handoff["status"] == "rejected" and handoff["settled_by"] == "rules-3"
+    relations = [
+        f for f in findings_q.findings_of(seeded, ADR_2.id) if f.kind is FindingKind.RELATION
+    ]
+    assert relations == []
+    edges = seeded.read("MATCH ()-[s:SUPERSEDES {via: 'finding'}]->() RETURN count(s) AS n")
+    assert edges[0]["n"] == 0
+
+
+def test_a_handoff_confirmed_on_the_board_by_a_worker_that_then_died_reaches_the_brain(
+    seeded: Store, board: Store, settings: Settings
+) -> None:
+    """The board says confirmed, but the worker died before moving the relation into the
+    brain (and before finishing the item): whoever takes the item over moves it."""
+    options = BoardOptions(claim_ttl_s=0.2, max_attempts=3, poll_s=0.01)
+    fill(seeded, board, options)
+    Worker(settings, options, "rules-2").run()  # raises ADR-2 supersedes ADR-1
+    hid = f"{ADR_2.id}|supersedes|docs/adr/0001-use-kafka.md"
+    board_q.ensure_agent(board, "rules-1", "rules")
+    item = board_q.claim(board, "rules-1", 1, 200, 3)  # expired long ago
+    assert item and item["entry"] == hid
+    assert board_q.settle_handoff(
+        board, hid, "rules-1", "confirmed", "ok", 2, quote_from="This supersedes ADR-1."
+    )  # and then rules-1 dies
+
+    Worker(settings, options, "rules-3").run()
+
+    relations = {
+        f.value for f in findings_q.findings_of(seeded, ADR_2.id) if f.kind is FindingKind.RELATION
+    }
+    assert relations == {"docs/adr/0001-use-kafka.md"}

@@ -64,17 +64,9 @@ def settle(
         )
     else:
         outcome = Confirmation("rejected", judgement.reason or "(no reason given)")
-    if outcome.outcome == "confirmed":
-        relation = Finding(
-            source.id,
-            FindingKind.RELATION,
-            judgement.quote_from,
-            target.id,
-            relation=handoff["relation"],
-            by=handoff["raised_by"],
-        )
-        findings_q.add_findings(brain, source.id, [relation])
-    board_q.settle_handoff(
+    # The board first: only the judgement that settles the open handoff counts. A late one
+    # (its claim expired and another agent settled it meanwhile) writes nothing anywhere.
+    recorded = board_q.settle_handoff(
         board,
         handoff["id"],
         agent,
@@ -84,7 +76,27 @@ def settle(
         quote_from=judgement.quote_from,
         quote_to=judgement.quote_to,
     )
+    if not recorded:
+        now = board_q.handoff(board, handoff["id"]) or {}
+        status, by = now.get("status") or "gone", now.get("settled_by")
+        return Confirmation(status, f"already {status}" + (f" by {by}" if by else ""))
+    if outcome.outcome == "confirmed":
+        move_confirmed(brain, {**handoff, "quote_from": judgement.quote_from})
     return outcome
+
+
+def move_confirmed(brain: Store, handoff: dict[str, Any]) -> None:
+    """A confirmed handoff's relation into the brain, on the entry that states it
+    (idempotent: also what a takeover does after a crash between settling and moving)."""
+    relation = Finding(
+        handoff["from_entry"],
+        FindingKind.RELATION,
+        handoff["quote_from"],
+        handoff["to_entry"],
+        relation=handoff["relation"],
+        by=handoff["raised_by"],
+    )
+    findings_q.add_findings(brain, handoff["from_entry"], [relation])
 
 
 def load_entry(brain: Store, entry_id: str) -> Entry | None:

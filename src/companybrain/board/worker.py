@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Any
 
-from companybrain.board.handoffs import handoff_row, settle
+from companybrain.board.handoffs import handoff_row, move_confirmed, settle
 from companybrain.board.options import BoardOptions, board_graph, now_ms
 from companybrain.board.reading import Context, Entry, Reader, Reading
 from companybrain.board.refs import EntryRef, RefIndex
@@ -313,6 +313,8 @@ class Worker:
         if handoff is None:
             raise ItemError(f"handoff {item['entry']} is not on the board")
         if handoff["status"] != "open":
+            if handoff["status"] == "confirmed":  # settled, perhaps not moved before a crash
+                move_confirmed(self.brain, handoff)
             self._complete(item, [], [], summary=f"already {handoff['status']}")
             return
         if handoff["raised_by"] == self.agent:

@@ -372,7 +372,7 @@ def handoff(board: Store, handoff_id: str) -> Row | None:
         "MATCH (h:Handoff {id: $id}) RETURN h.id AS id, h.relation AS relation, "
         "h.from_entry AS from_entry, h.to_entry AS to_entry, h.quote AS quote, "
         "h.found_in AS found_in, h.raised_by AS raised_by, h.status AS status, "
-        "h.reason AS reason, h.settled_by AS settled_by",
+        "h.reason AS reason, h.settled_by AS settled_by, h.quote_from AS quote_from",
         {"id": handoff_id},
     )
     return rows[0] if rows else None
