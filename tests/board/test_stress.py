@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 from companybrain.board.fill import fill
@@ -112,3 +113,35 @@ def test_a_handoff_confirmed_on_the_board_by_a_worker_that_then_died_reaches_the
         f.value for f in findings_q.findings_of(seeded, ADR_2.id) if f.kind is FindingKind.RELATION
     }
     assert relations == {"docs/adr/0001-use-kafka.md"}
+
+
+def test_two_fills_at_once_both_finish_and_create_each_item_once(
+    store: Store, board: Store, settings: Settings
+) -> None:
+    """Two `brain board run` started together both fill the board first: the second used
+    to fail with a unique constraint violation on Item; now it waits for the first."""
+    adrs = [
+        Adr(f"docs/adr/{n:04d}-x.md", f"Decision {n}", "2025-01-01", f"We measured {n} ms.\n" * 40)
+        for n in range(1, 301)
+    ]
+    seed_decisions(store, adrs)
+    options = BoardOptions(max_chars=400)
+    errors: list[BaseException] = []
+
+    def one() -> None:
+        brain = Store(settings, store.graph_name)
+        try:
+            fill(brain, brain.for_graph(board.graph_name), options)
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            brain.close()
+
+    threads = [threading.Thread(target=one) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    ids = [i["id"] for i in board_q.items(board)]
+    assert len(ids) == len(set(ids)) == 300 * 3  # each entry and its two sections

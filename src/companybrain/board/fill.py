@@ -6,7 +6,9 @@ new, re-reads what changed and drops what is gone; items already done stay done.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 from companybrain.board.options import BoardOptions
 from companybrain.board.sections import split
 from companybrain.board.worker import text_hash
-from companybrain.errors import InputError
+from companybrain.errors import BusyError, InputError
 from companybrain.graph.queries import board_q, repo_write
+from companybrain.ingest.lock import LOCK_TTL_S, IngestLock
 from companybrain.repo import gitcmd
 
 if TYPE_CHECKING:
@@ -23,6 +26,9 @@ if TYPE_CHECKING:
 
 FILE_MODES = ("rationale", "all", "none")
 MAX_FILE_BYTES = 400_000
+# A fill waits this long for another fill of the same board (two `brain board run` started
+# together) before giving up: past the lock's expiry, so a killed fill is waited out too.
+FILL_WAIT_S = LOCK_TTL_S + 30
 Row = dict[str, Any]
 
 
@@ -49,6 +55,35 @@ def fill(
     if files not in FILE_MODES:
         raise InputError(f"--files must be one of {', '.join(FILE_MODES)}, got {files!r}")
     board.ensure_schema()
+    with _one_fill_at_a_time(board):
+        return _fill(brain, board, options, repo=repo, files=files, on_file=on_file)
+
+
+@contextmanager
+def _one_fill_at_a_time(board: Store) -> Iterator[None]:
+    """Two fills at once both created the same items, and one failed halfway with a unique
+    constraint violation: a fill holds the board's lock, and a second one waits for it."""
+    deadline = time.monotonic() + FILL_WAIT_S
+    while True:
+        try:
+            with IngestLock(board):
+                yield
+            return
+        except BusyError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+def _fill(
+    brain: Store,
+    board: Store,
+    options: BoardOptions,
+    *,
+    repo: Path | None,
+    files: str,
+    on_file: Callable[[str], None] | None,
+) -> FillReport:
     report = FillReport()
     existing = board_q.top_item_hashes(board)
     done = board_q.done_items(board)
