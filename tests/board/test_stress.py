@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from companybrain.board.fill import fill
 from companybrain.board.options import BoardOptions
 from companybrain.board.reading import Judgement
@@ -145,3 +147,25 @@ def test_two_fills_at_once_both_finish_and_create_each_item_once(
     assert errors == []
     ids = [i["id"] for i in board_q.items(board)]
     assert len(ids) == len(set(ids)) == 300 * 3  # each entry and its two sections
+
+
+def test_a_fill_that_fails_busy_is_not_run_again(
+    store: Store, board: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only taking the lock is tried again: a fill failing with BusyError (a query past its
+    time limit) ran again inside the same lock, and the lock's context manager then failed
+    with "generator didn't stop"."""
+    from companybrain.board import fill as fill_module
+    from companybrain.errors import BusyError
+
+    calls: list[int] = []
+
+    def busy(*args: object, **kwargs: object) -> None:
+        calls.append(1)
+        raise BusyError("the query ran past its time limit")
+
+    monkeypatch.setattr(fill_module, "_fill", busy)
+    with pytest.raises(BusyError, match="time limit"):
+        fill(store, board, BoardOptions())
+    assert calls == [1]
+    assert board.lock_holder("ingest") == (None, 0)  # released

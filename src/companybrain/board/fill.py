@@ -8,7 +8,7 @@ from __future__ import annotations
 import posixpath
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,15 +64,16 @@ def _one_fill_at_a_time(board: Store) -> Iterator[None]:
     """Two fills at once both created the same items, and one failed halfway with a unique
     constraint violation: a fill holds the board's lock, and a second one waits for it."""
     deadline = time.monotonic() + FILL_WAIT_S
-    while True:
-        try:
-            with IngestLock(board):
-                yield
-            return
-        except BusyError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
+    with ExitStack() as held:
+        while True:
+            try:  # only taking the lock is tried again, never the fill itself
+                held.enter_context(IngestLock(board))
+                break
+            except BusyError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        yield
 
 
 def _fill(
