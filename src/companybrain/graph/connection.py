@@ -274,6 +274,8 @@ class Store:
         except redis.exceptions.ResponseError as exc:
             if read_only and "empty key" in str(exc):
                 return []  # the graph does not exist yet: nothing to read
+            if not read_only:
+                self._realign_log()
             raise _query_error(exc) from exc
         except StoreError:
             if not read_only:  # a write cut off in flight may have been applied
@@ -303,6 +305,19 @@ class Store:
         # a write may run for minutes with the reading thread allocating beside it.
         with no_cycle_collection():
             return self.query(cypher, params, read_only=True)
+
+    def _realign_log(self) -> None:
+        """After a write the server refused partway (a constraint it broke, memory it ran
+        out of): FalkorDB rolls the write back, but not the internal ids it handed out, and
+        the append-only file (which never holds the failed write) replays later writes onto
+        other ids: a restart then loaded other data than was written, or crashed replaying
+        it. A rewrite of the append-only file (a snapshot of the data as it is, in the
+        background) makes the replay start from the ids as they are. The embedded server
+        only: an external one's persistence is its operator's."""
+        if self.embedded is None:
+            return
+        with suppress(redis.exceptions.RedisError):  # one already under way: as good
+            self._db.connection.execute_command("BGREWRITEAOF")
 
     # -- change marker -------------------------------------------------------------------
     # A key beside the graph, set to a fresh random value after every write sent through

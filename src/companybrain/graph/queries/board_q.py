@@ -120,7 +120,7 @@ _CLAIM = (
     WHERE s.status IN ['pending', 'claimed']
       AND (s.status = 'pending' OR s.expires_at < $now)
       AND s.attempts < $max AND s.waiting = 0 AND NOT $agent IN s.not_for
-    WITH s ORDER BY s.order LIMIT 1
+    WITH s ORDER BY s.order, s.id LIMIT 1
     MATCH (a:Agent {id: $agent})
     WITH s, a, s.status = 'claimed' AS expired, s.claimed_by AS previous
     SET s.errors = CASE WHEN expired
