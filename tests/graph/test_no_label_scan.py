@@ -35,14 +35,15 @@ NOW = datetime(2025, 12, 1, tzinfo=UTC)
 
 # Allowed to scan, each named by the function that runs it:
 # - listings read a whole label on purpose (the catalog of names the router matches
-#   against, the decision log a trace walks, PageRank over a relationship);
+#   against, the decision log a trace walks, PageRank over a relationship, the few Meta
+#   nodes of the repositories);
 # - existence probes stop at the first node (LIMIT 1);
 # - files_named, the fallback for a bare file name ("exporter.py") that is neither a path
 #   nor a folder: a suffix match no range index can answer (a basename property would).
 LISTINGS: list[Callable[[Store], object]] = [
     ask_q.services, ask_q.projects, ask_q.people, ask_q.teams, ask_q.decisions,
     ask_q.worked_with_rank, repo_read.decisions, repo_read.supersessions,
-    repo_read.file_names, repo_read.repositories,
+    repo_read.file_names, repo_read.repositories, repo_read.shallow_boundary,
     lambda s: repo_read.rationale_rank(s, 10),
     ask_q.has_repository_data, repo_read.has_repository,
     lambda s: repo_read.files_named(s, "x.py", 2),
