@@ -169,3 +169,19 @@ def test_a_fill_that_fails_busy_is_not_run_again(
         fill(store, board, BoardOptions())
     assert calls == [1]
     assert board.lock_holder("ingest") == (None, 0)  # released
+
+
+def test_the_same_summary_from_two_agents_is_one_finding(
+    store: Store, board: Store, settings: Settings
+) -> None:
+    """A summary's id held its agent's name (every other finding's id is what it says), so
+    the same file summarised by two agents, one taking over the other's expired claim, made
+    two findings, and the count of findings depended on how many workers ran."""
+    one, two = (Worker(settings, BoardOptions(), agent) for agent in ("rules-1", "rules-2"))
+    try:
+        text = "def a():\n    return 1\n"
+        rows = [w._summary_row("src/a.py", "Defines `a`.", text) for w in (one, two)]
+        assert rows[0]["id"] == rows[1]["id"] and rows[0]["by"] != rows[1]["by"]
+    finally:
+        one.close()
+        two.close()

@@ -294,7 +294,8 @@ class Worker:
     ) -> Row:
         check = check_summary(summary, path, text, paths or ())
         return {
-            "id": _id(path, "summary", summary, self.agent),
+            # by what it says, as every finding: the same summary from two agents is one
+            "id": _id(path, "summary", summary),
             "entry": path,
             "kind": "summary",
             "quote": "",
