@@ -185,3 +185,21 @@ def test_the_same_summary_from_two_agents_is_one_finding(
     finally:
         one.close()
         two.close()
+
+
+def test_a_fill_waiting_past_its_time_names_the_fill(
+    store: Store, board: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It said "another ingest of graph 'x_board' is running" of a board fill."""
+    from companybrain.board import fill as fill_module
+    from companybrain.errors import BusyError
+    from companybrain.ingest.lock import LOCK_NAME, Holder
+
+    monkeypatch.setattr(fill_module, "FILL_WAIT_S", 0.3)
+    holder = Holder.here("otherfill01").value()  # this process: alive, so waited for
+    assert board.take_lock(LOCK_NAME, holder, 60_000)
+    try:
+        with pytest.raises(BusyError, match=r"another board fill of graph .* \(run otherfill01"):
+            fill(store, board, BoardOptions())
+    finally:
+        board.drop_lock(LOCK_NAME, holder)

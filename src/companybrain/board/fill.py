@@ -67,7 +67,7 @@ def _one_fill_at_a_time(board: Store) -> Iterator[None]:
     with ExitStack() as held:
         while True:
             try:  # only taking the lock is tried again, never the fill itself
-                held.enter_context(IngestLock(board))
+                held.enter_context(IngestLock(board, what="board fill"))
                 break
             except BusyError:
                 if time.monotonic() > deadline:

@@ -92,9 +92,10 @@ class IngestLock:
     naming the run that holds it. `check()` raises when the lock was lost meanwhile (the
     process was paused past the expiry), so that the run stops before writing more."""
 
-    def __init__(self, store: Store, run: str | None = None) -> None:
+    def __init__(self, store: Store, run: str | None = None, what: str = "ingest") -> None:
         self.store = store
         self.run = run or new_run_id()
+        self.what = what  # what the lock keeps to one at a time, for its messages
         self.value = Holder.here(self.run).value()
         self._stop = threading.Event()
         self._lost = False
@@ -113,7 +114,7 @@ class IngestLock:
             # Released, expired or taken over since: free to take after all.
             taken = holder is None and self.store.take_lock(LOCK_NAME, self.value, ttl_ms)
             if not taken:
-                raise BusyError(busy_message(self.store.graph_name, holder, left_ms))
+                raise BusyError(busy_message(self.store.graph_name, holder, left_ms, self.what))
         self._thread = threading.Thread(target=self._renew, name="brain-ingest-lock", daemon=True)
         self._thread.start()
         return self
@@ -132,9 +133,9 @@ class IngestLock:
     def check(self) -> None:
         if self._lost:
             raise StoreError(
-                f"this ingest of graph {self.store.graph_name!r} (run {self.run}) lost its "
+                f"this {self.what} of graph {self.store.graph_name!r} (run {self.run}) lost its "
                 f"lock: it was not renewed for {LOCK_TTL_S:.0f} s (the process was paused?) "
-                "and another run may be writing; stopped. Run `brain ingest` again"
+                "and another run may be writing; stopped. Run it again"
             )
 
     def __exit__(
@@ -154,12 +155,12 @@ class IngestLock:
             # left behind, the lock expires within LOCK_TTL_S
 
 
-def busy_message(graph: str, holder: Holder | None, left_ms: int) -> str:
+def busy_message(graph: str, holder: Holder | None, left_ms: int, what: str = "ingest") -> str:
     run = f"run {holder.run}" if holder else "run unknown"
     if holder and holder.pid is not None:
         run += f", process {holder.pid} on {holder.host}"
     return (
-        f"another ingest of graph {graph!r} is running ({run}); wait for it to finish, or, "
+        f"another {what} of graph {graph!r} is running ({run}); wait for it to finish, or, "
         f"if it was killed, its lock expires within {math.ceil(max(left_ms, 0) / 1000)} s "
         f"(at most {LOCK_TTL_S:.0f} s after it stopped) and you can run it again"
     )
