@@ -111,6 +111,12 @@ def run_board(
         for p in processes:
             p.join(timeout=10)
         board.close()
+    if finished:
+        brain = Store(settings)  # the board and the brain are one server's graphs
+        try:
+            brain.compact_log()  # the next start loads a snapshot, not every write replayed
+        finally:
+            brain.close()
     report.seconds = time.perf_counter() - started
     report.exit_codes = {p.name: p.exitcode for p in processes}
     report.states = snap["states"]

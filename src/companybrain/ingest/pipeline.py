@@ -56,7 +56,12 @@ def ingest(
     Refused at once (BusyError) while another ingest of the graph runs: ingest/lock.py."""
     store.ensure_schema()
     with IngestLock(store) as lock:  # the organisation is written under it too
-        return _ingest(store, path, settings, lock, prune=prune, progress=progress, workers=workers)
+        report = _ingest(
+            store, path, settings, lock, prune=prune, progress=progress, workers=workers
+        )
+    if report.stored or report.pruned or report.reread:
+        store.compact_log()  # the next start loads a snapshot, not every write replayed
+    return report
 
 
 def _ingest(

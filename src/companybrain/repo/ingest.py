@@ -139,5 +139,7 @@ def ingest_repo(
             "shallow": shallow,
         },
     )
+    if report.commits_read or report.decisions_changed:
+        store.compact_log()  # the next start loads a snapshot, not every write replayed
     report.seconds = round(time.perf_counter() - started, 3)
     return report
