@@ -14,6 +14,7 @@ from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.graph.server import EmbeddedServer
 from companybrain.ingest.pipeline import ingest
+from tests.support.aof import wait_rewritten
 
 DEMO = Path(__file__).resolve().parents[2] / "demo" / "corpus"
 
@@ -23,16 +24,6 @@ def own_home(tmp_path: Path) -> Iterator[Path]:
     home = tmp_path / "home"
     yield home
     EmbeddedServer(home).stop()
-
-
-def _settled(store: Store) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        info = store.command("INFO", "persistence")
-        if not info["aof_rewrite_in_progress"] and not info["aof_rewrite_scheduled"]:
-            return
-        time.sleep(0.05)
-    raise AssertionError("the rewrite did not finish")
 
 
 def _log(home: Path) -> tuple[int, int]:
@@ -49,7 +40,7 @@ def test_an_ingest_leaves_a_snapshot_to_load_not_its_writes_to_replay(own_home: 
     try:
         assert ingest(store, DEMO, settings).stored > 100
         time.sleep(0.2)
-        _settled(store)
+        wait_rewritten(store)
         base, incr = _log(own_home)
         assert base > 50_000, "the graph is in the snapshot"
         assert incr < 5_000, f"{incr} bytes of writes left to replay"

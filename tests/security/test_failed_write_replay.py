@@ -18,6 +18,7 @@ from companybrain.errors import StoreError
 from companybrain.graph.connection import Store
 from companybrain.graph.server import EmbeddedServer
 from tests.security.faultkit import kill_server
+from tests.support.aof import wait_rewritten
 
 
 @pytest.fixture
@@ -30,16 +31,6 @@ def own_home(tmp_path: Path) -> Iterator[Path]:
 def _state(store: Store) -> list[tuple[int, int, object]]:
     rows = store.read("MATCH (n:Item) RETURN id(n) AS nid, n.id AS id, n.picked AS picked")
     return sorted((r["nid"], r["id"], r["picked"]) for r in rows)
-
-
-def _rewritten(store: Store) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        info = store.command("INFO", "persistence")
-        if not info["aof_rewrite_in_progress"] and not info["aof_rewrite_scheduled"]:
-            return
-        time.sleep(0.05)
-    raise AssertionError("the append-only file was not rewritten")
 
 
 def test_a_write_refused_partway_leaves_a_log_that_replays_what_was_written(
@@ -55,7 +46,7 @@ def test_a_write_refused_partway_leaves_a_log_that_replays_what_was_written(
     store.query("MATCH (n:Item {id: 3}) DELETE n")
     with pytest.raises(StoreError, match="unique constraint"):
         store.query("UNWIND [100, 101, 102, 1] AS i CREATE (:Item {id: i, o: 0})")
-    _rewritten(store)
+    wait_rewritten(store)
     store.query("UNWIND [200, 201, 202] AS i CREATE (:Item {id: i, o: 0})")
     store.query("MATCH (n:Item) WHERE n.id >= 200 WITH n ORDER BY id(n) LIMIT 1 SET n.picked = 1")
     before = _state(store)
