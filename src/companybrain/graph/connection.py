@@ -39,6 +39,7 @@ _STATUS_EVERY_S = 5.0
 # these pauses, then the caller gets a BusyError.
 BUSY_BACKOFF_S = (0.05, 0.1, 0.2, 0.4, 0.8)
 _CONNECTION_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+COMPACT_FROM_BYTES = 1 << 20  # writes that replay in well under a second are left as they are
 
 
 # Compare-and-act on a lock key in one step (Lua runs atomically on the server).
@@ -307,11 +308,20 @@ class Store:
             return self.query(cypher, params, read_only=True)
 
     def compact_log(self) -> None:
-        """Rewrite the embedded server's append-only file as a snapshot, in the background.
-        Left as the list of every write, it is replayed query by query at the next start:
-        24 s for a graph of 10,000 records that loads from a snapshot in 0.2 s. Called at
-        the end of a run that wrote much (an ingest, a board run)."""
-        self._realign_log()
+        """Rewrite the embedded server's append-only file as a snapshot, in the background,
+        when the writes it holds after its snapshot outweigh the snapshot (and 1 MiB). Left
+        as the list of every write, it is replayed query by query at the next start: 24 s
+        for a graph of 10,000 records that loads from a snapshot in 0.2 s. Called at the end
+        of a run that wrote (an ingest, a board run); one record added to a large graph
+        does not rewrite it."""
+        if self.embedded is None:
+            return
+        with suppress(redis.exceptions.RedisError):
+            info = self._db.connection.info("persistence")
+            base = int(info.get("aof_base_size") or 0)
+            since = int(info.get("aof_current_size") or 0) - base
+            if since > max(base, COMPACT_FROM_BYTES):
+                self._realign_log()
 
     def _realign_log(self) -> None:
         """After a write the server refused partway (a constraint it broke, memory it ran
