@@ -11,6 +11,7 @@ import hashlib
 import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
+from datetime import datetime
 from typing import Any
 
 from companybrain.cycles import no_cycle_collection
@@ -135,6 +136,33 @@ def source_properties(
     else:
         props["restricted"] = False
     return {k: v for k, v in props.items() if v is not None}
+
+
+def stored_record(row: dict[str, Any]) -> Record:
+    """A record from the properties `source_properties` stored, to be read again."""
+    at = datetime.fromisoformat(row["at"])
+    effective = row.get("effective_at")
+    return Record(
+        id=row["id"],
+        kind=row["kind"],
+        at=at,
+        text=row["text"],
+        effective_at=(
+            datetime.fromisoformat(effective) if effective and effective != row["at"] else None
+        ),
+        author=row.get("author"),
+        title=row.get("title") or None,
+        parent=row.get("parent"),
+        channel=row.get("channel"),
+        status=row.get("status"),
+        supersedes=tuple(row.get("supersedes") or ()),
+        motivated_by=tuple(row.get("motivated_by") or ()),
+        resolved_by=row.get("resolved_by"),
+        about=tuple(row.get("about") or ()),
+        acl=tuple(row["acl"]) if row.get("acl") is not None else None,
+        origin=row.get("origin") or "",
+        extra=json.loads(row["extra_json"]) if row.get("extra_json") else {},
+    )
 
 
 class SubjectNames:

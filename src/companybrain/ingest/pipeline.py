@@ -8,14 +8,11 @@ durability checkpoint every few batches."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import asdict
-from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from companybrain.config import Settings
 from companybrain.errors import InputError
@@ -28,6 +25,7 @@ from companybrain.ingest.extract import (
     derived_links,
     record_hash,
     source_properties,
+    stored_record,
 )
 from companybrain.ingest.lock import IngestLock
 from companybrain.ingest.org_codec import org_digest, org_from_graph, org_to_graph
@@ -84,11 +82,12 @@ def _ingest(
         raise InputError("--prune needs a whole corpus folder (with org.yaml)")
     report = IngestReport(files=len(corpus.files))
     marked, read_fine = records_q.unread_records(store), set[str]()
+    org_hash = org_digest(org)
     store_records(
         store,
         unread.noting(corpus.records(), marked, read_fine),
         org,
-        org_digest(org),
+        org_hash,
         settings,
         report,
         in_corpus=corpus.whole_corpus,
@@ -98,7 +97,7 @@ def _ingest(
         pruning=(lambda: prune_missing(store, corpus)) if prune else None,
         lock=lock,
     )
-    _read_again(store, org, settings, report, lock)
+    _read_again(store, org, org_hash, settings, report, lock)
     report.read = corpus.read
     report.rejected = [*corpus.rejected, *report.rejected]  # the model's failures after
     report.warnings = corpus.warnings
@@ -113,14 +112,18 @@ def _ingest(
 
 
 def _read_again(
-    store: Store, org: Org, settings: Settings, report: IngestReport, lock: IngestLock
+    store: Store,
+    org: Org,
+    org_hash: str,
+    settings: Settings,
+    report: IngestReport,
+    lock: IngestLock,
 ) -> None:
     """Records the graph holds that were read against another organisation (a file ingested
     on its own, a typed record, one left out of the corpus without --prune) are read again
     from their stored text, so that their facts follow a new person, name, alias or
     authority as the corpus's own records do. Checked on every run, so a run interrupted
     before this step is made good by the next."""
-    org_hash = org_digest(org)
     after = ""
     while rows := records_q.sources_read_against_another_org(store, org_hash, after):
         after = rows[-1]["id"]  # each page is read again before the next is asked for
@@ -138,33 +141,6 @@ def _read_again(
             report.rejected_facts.update(again.rejected_facts)
             report.rejected_detail += again.rejected_detail
             report.rejected += again.rejected
-
-
-def stored_record(row: dict[str, Any]) -> Record:
-    """A record as the graph stores it (extract.source_properties), to be read again."""
-    at = datetime.fromisoformat(row["at"])
-    effective = row.get("effective_at")
-    return Record(
-        id=row["id"],
-        kind=row["kind"],
-        at=at,
-        text=row["text"],
-        effective_at=(
-            datetime.fromisoformat(effective) if effective and effective != row["at"] else None
-        ),
-        author=row.get("author"),
-        title=row.get("title") or None,
-        parent=row.get("parent"),
-        channel=row.get("channel"),
-        status=row.get("status"),
-        supersedes=tuple(row.get("supersedes") or ()),
-        motivated_by=tuple(row.get("motivated_by") or ()),
-        resolved_by=row.get("resolved_by"),
-        about=tuple(row.get("about") or ()),
-        acl=tuple(row["acl"]) if row.get("acl") is not None else None,
-        origin=row.get("origin") or "",
-        extra=json.loads(row["extra_json"]) if row.get("extra_json") else {},
-    )
 
 
 def add_typed_record(store: Store, record: Record, settings: Settings) -> IngestReport:
