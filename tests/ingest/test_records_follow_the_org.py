@@ -51,8 +51,10 @@ def test_records_ingested_on_their_own_follow_a_new_person(
     single = tmp_path / "cc.md"
     single.write_text(TO_DEE)
     ingest(store, corpus, settings)
-    ingest(store, single, settings)  # Dee is no one yet: the change control names nobody
-    assert _owner(store, settings)["result"] == {"owner": {"id": "ana", "name": "Ana Ruiz"}}
+    ingest(store, single, settings)  # Dee is no one yet: no one can be named
+    refused = _owner(store, settings)
+    assert refused["refusal"]["code"] == "MISSING_PROVENANCE", refused
+    assert "Dee Fox" in refused["refusal"]["message"]
 
     bigger = copy.deepcopy(ORG)
     bigger["people"].append({"id": "dee", "name": "Dee Fox", "team": "pay"})

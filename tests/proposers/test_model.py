@@ -340,3 +340,20 @@ def test_a_record_whose_reply_called_no_tool_is_stored_and_asked_again(
     assert (again.stored, again.unchanged, again.kept) == (1, 0, 1)
     assert records_q.source_states(store, ["CC-1031"])["CC-1031"]["proposer"] == "model:scripted"
     assert _store(store, llm, [TRANSFER]).unchanged == 1  # read whole now: not asked again
+
+
+def test_a_hand_over_to_someone_unlisted_is_kept_although_the_model_names_no_one(
+    llm: Settings, model_server: ScriptedModelServer
+) -> None:
+    """The model is given the listed ids only and told to name no one else: the code's own
+    reading of a hand-over to a new hire is added, so that the model path, like the rules,
+    keeps it as a name (and owner_of refuses) instead of losing it."""
+    rec = record(
+        "CC-1040",
+        "## Change\n\nOwnership of the billing gateway transfers from Ben Okafor to Zara Quinn.\n",
+        "change_control",
+    )
+    model_server.play(facts([]))
+    verified = run(llm, rec)
+    assert [(f.service, f.owner) for f in verified.unlisted] == [("billing-gateway", "Zara Quinn")]
+    assert verified.ownership == ()

@@ -88,7 +88,7 @@ def _owner(answer: Answer, result: dict[str, Any], subject: str, catalog: Catalo
         )
     if answer.outranked:
         others = "; ".join(
-            f"{o.record} ({o.kind}, {o.authority}) naming {_person(catalog, o.owner)}: {o.why}"
+            f"{o.record} ({o.kind}, {o.authority}) naming {_named_owner(catalog, o.owner)}: {o.why}"
             for o in answer.outranked
         )
         text += f" Outranked: {others}."
@@ -99,6 +99,12 @@ def _owner(answer: Answer, result: dict[str, Any], subject: str, catalog: Catalo
 
 def _about(quote: str | None, service: Any) -> bool:
     return bool(quote and service and names_in(quote, service.names))
+
+
+def _named_owner(catalog: Catalog, pid: str | None) -> str:
+    """The person an outranked claim names; without one, its owner is a name org.yaml
+    does not list (the quote shows it)."""
+    return _person(catalog, pid) if pid else "someone org.yaml does not list"
 
 
 def _person(catalog: Catalog, pid: str | None) -> str:

@@ -138,6 +138,7 @@ def _evidence(row: Row) -> ownership.Evidence:
         effective_ms=row.get("effective_ms"),
         owner=row.get("owner"),
         owner_name=row.get("owner_name"),
+        unlisted_owner=row.get("unlisted_owner"),
         quote=row.get("quote"),
         acl=tuple(acl) if acl is not None else None,
     )

@@ -18,7 +18,7 @@ from companybrain.cycles import no_cycle_collection
 from companybrain.errors import ProposalFailed
 from companybrain.ingest.records import Problem
 from companybrain.ingest.times import iso, to_ms
-from companybrain.model.facts import Proposal, Verified
+from companybrain.model.facts import OwnershipFact, Proposal, Verified
 from companybrain.model.records import Org, Project, Record, Service
 from companybrain.policy.text import fold_name, name_words
 from companybrain.policy.verify import verify
@@ -39,6 +39,9 @@ class Extracted:
     rejected_detail: list[dict[str, Any]] = field(default_factory=list)
     # Records the model failed on: not stored (a re-run asks again), reported as refused.
     failed: list[Problem] = field(default_factory=list)
+    # Owners named that org.yaml does not list: kept as names, and their services' answers
+    # are refused until the organisation lists them; the person ingesting is told.
+    warnings: list[Problem] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,7 @@ def extract_batch(
             continue
         verified = verify(proposal, record, ctx.org)
         _count(out, proposal, verified)
+        out.warnings += [_unlisted(record, fact, ctx.org) for fact in verified.unlisted]
         # Stored under another proposer name, an incomplete reading is not "unchanged" to
         # the next run, which asks again.
         name = f"{ctx.proposer_name}:incomplete" if proposal.incomplete else ctx.proposer_name
@@ -103,12 +107,24 @@ def extract_batch(
 def _count(out: Extracted, proposal: Proposal, verified: Verified) -> None:
     out.proposed += len(proposal.ownership) + len(proposal.decisions)
     out.proposed += sum(1 for r in verified.rejected if isinstance(r.fact, dict))
-    out.kept += len(verified.ownership) + len(verified.decisions)
+    out.kept += len(verified.ownership) + len(verified.unlisted) + len(verified.decisions)
     for rejection in verified.rejected:
         out.rejected_facts[rejection.check] += 1
         out.rejected_detail.append(
             {"record": rejection.record, "check": rejection.check, "reason": rejection.reason}
         )
+
+
+def _unlisted(record: Record, fact: OwnershipFact, org: Org) -> Problem:
+    service = org.service(fact.service)
+    name = service.name if service else fact.service
+    return Problem(
+        record.origin or record.id,
+        f"{record.id} names {fact.owner} as the owner of {name}, and org.yaml lists no such "
+        f"person: who owns {name} is refused while this record decides it",
+        fatal=False,
+        record=record.id,
+    )
 
 
 def _json(value: object) -> str:
@@ -235,6 +251,19 @@ def derived_links(
         for f in reversed(verified.ownership)
     }
     claims = list(claims_by_id.values())
+    unlisted = list(
+        {
+            f"{record.id}|{f.service}|?{f.owner}": {
+                "id": f"{record.id}|{f.service}|?{f.owner}",
+                "service": f.service,
+                "name": f.owner,
+                "quote": f.quote,
+                "effective_at": iso(record.effective),
+                "effective_ms": to_ms(record.effective),
+            }
+            for f in reversed(verified.unlisted)
+        }.values()
+    )
     decisions = [
         {
             "id": record.id,
@@ -263,6 +292,7 @@ def derived_links(
     return {
         "mentions": mentions,
         "claims": claims,
+        "unlisted": unlisted,
         "decisions": decisions,
         "rejections": rejections,
     }

@@ -100,7 +100,7 @@ def _ingest(
     _read_again(store, org, org_hash, settings, report, lock)
     report.read = corpus.read
     report.rejected = [*corpus.rejected, *report.rejected]  # the model's failures after
-    report.warnings = corpus.warnings
+    report.warnings = [*corpus.warnings, *report.warnings]  # then unlisted owners
     refused = [p.record for p in report.rejected if p.record]  # the model's failures too
     report.kept_stored = sorted(records_q.source_states(store, refused)) if refused else []
     marks = unread.next_marks(marked, read_fine, report.kept_stored, int(time.time() * 1000))
@@ -141,6 +141,7 @@ def _read_again(
             report.rejected_facts.update(again.rejected_facts)
             report.rejected_detail += again.rejected_detail
             report.rejected += again.rejected
+            report.warnings += again.warnings
 
 
 def add_typed_record(store: Store, record: Record, settings: Settings) -> IngestReport:

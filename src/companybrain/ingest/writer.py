@@ -131,6 +131,7 @@ class Writer:
         report.rejected_facts.update(got.rejected_facts)
         report.rejected_detail += got.rejected_detail
         report.rejected += got.failed
+        report.warnings += got.warnings
         if prepared is not None:
             self.lock.check()  # a run that lost its lock writes no more
             records_q.send(self.out, prepared)

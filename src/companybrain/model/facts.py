@@ -56,3 +56,6 @@ class Verified:
     ownership: tuple[OwnershipFact, ...] = ()
     decisions: tuple[DecisionFact, ...] = ()
     rejected: tuple[Rejection, ...] = field(default_factory=tuple)
+    # Ownership statements that pass every check but name, as `owner`, someone org.yaml
+    # does not list (the name as written): kept so that answers refuse, never cite them.
+    unlisted: tuple[OwnershipFact, ...] = ()

@@ -134,20 +134,25 @@ def _index(people: Names, services: Names) -> NameIndex:
     return NameIndex(people, services)
 
 
-_last: list[tuple[Org, NameIndex]] = []  # the organisation asked about last, and its index
+# The organisations asked about last, and their indexes: the company's own, and those
+# in which an unlisted owner's name stands in for a person (policy/unknown_owner.py).
+_last: list[tuple[Org, NameIndex]] = []
 
 
 def name_index(org: Org) -> NameIndex:
     """The (cached) index of `org`'s names. The same organisation object is asked about
     for every sentence of every record: it is recognised by identity first, since building
     the cache key costs as much as a thousand people and services."""
-    if _last and _last[0][0] is org:
-        return _last[0][1]
+    for at, (known, index) in enumerate(_last):
+        if known is org:
+            if at:  # the most recent first, so that the company's own is not pushed out
+                _last.insert(0, _last.pop(at))
+            return index
     index = _index(
         tuple((p.id, p.names) for p in org.people),
         tuple((s.id, s.names) for s in org.services),
     )
-    _last[:] = [(org, index)]
+    _last[:] = [(org, index), *_last[:3]]
     return index
 
 

@@ -6,9 +6,12 @@ small function that returns its reason (None when it does not apply):
 1. a claim that takes effect after the question's time is ignored;
 2. a claim lacking its source, owner, authority or time refuses MISSING_PROVENANCE;
 3. the highest authority wins, then the latest effective instant (instants, not text);
-4. two different owners at the same authority and instant refuse CONFLICT;
-5. when only sources below authority 60 name an owner, refuse LOW_AUTHORITY;
-6. an evidence query that hit its row cap refuses ROW_CAP: a conflicting claim may be
+4. a winning claim whose owner org.yaml does not list (a name only) refuses
+   MISSING_PROVENANCE: the owner cannot be named as a person, and the one before is not
+   the owner any more;
+5. two different owners at the same authority and instant refuse CONFLICT;
+6. when only sources below authority 60 name an owner, refuse LOW_AUTHORITY;
+7. an evidence query that hit its row cap refuses ROW_CAP: a conflicting claim may be
    among the rows it cut off.
 
 `decide` combines them into one decision: the claims an answer rests on (or the claims a
@@ -39,6 +42,7 @@ class Evidence:
     effective_ms: int | None = None
     owner: str | None = None
     owner_name: str | None = None
+    unlisted_owner: str | None = None  # the owner's name, when org.yaml does not list them
     quote: str | None = None
     acl: tuple[str, ...] | None = None
 
@@ -99,7 +103,7 @@ def missing_provenance(row: Evidence) -> str | None:
         name
         for name, value in (
             ("source", row.record),
-            ("owner", row.owner),
+            ("owner", row.owner or row.unlisted_owner),
             ("authority", row.authority),
             ("time", row.effective_ms),
         )
@@ -116,6 +120,17 @@ def below_authority(rows: Sequence[Evidence], minimum: int = MIN_AUTHORITY) -> s
         return None
     kinds = ", ".join(sorted({f"{r.kind} ({r.authority})" for r in rows}))
     return f"only sources below authority {minimum} name an owner: {kinds}"
+
+
+def unlisted(tier: Sequence[Evidence]) -> str | None:
+    named = [r for r in tier if r.unlisted_owner and not r.owner]
+    if not named:
+        return None
+    return "; ".join(
+        f"{r.label()} names {r.unlisted_owner} as the owner, who is not a person org.yaml "
+        "lists: add them to the organisation and ingest again"
+        for r in named
+    )
 
 
 def conflict(tier: Sequence[Evidence]) -> str | None:
@@ -184,6 +199,16 @@ def decide(
     best = ranked[0]
     tier = tuple(r for r in ranked if _rank(r) == _rank(best))
     rest = tuple(Passed(r, why_outranked(r, best)) for r in ranked if _rank(r) != _rank(best))
+    reason = unlisted(tier)
+    if reason:
+        return OwnershipDecision(
+            service,
+            RefusalCode.MISSING_PROVENANCE,
+            reason,
+            cited=tier,
+            outranked=rest,
+            ignored=ignored,
+        )
     reason = conflict(tier)
     if reason:
         return OwnershipDecision(

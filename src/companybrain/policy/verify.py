@@ -5,11 +5,12 @@ that refused it and why, for people. It never raises on what a proposer said."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import lru_cache
 
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal, Rejection, Verified
 from companybrain.model.records import Org, Record
-from companybrain.policy import injection, segments, wording
+from companybrain.policy import injection, segments, unknown_owner, wording
 from companybrain.policy.mentions import PERSON, SERVICE, template
 from companybrain.policy.text import normalise, quote_in
 
@@ -57,14 +58,21 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
         rejected += [Rejection(record.id, fact, INSTRUCTION, why) for fact in facts]
         return Verified(record.id, (), (), tuple(rejected))
     seen: set[tuple[str, str]] = set()
+    unlisted: list[OwnershipFact] = []
     for fact in proposal.ownership:
         try:
-            check_ownership(fact, record, org)
+            keep = kept
+            try:
+                check_ownership(fact, record, org)
+            except Refused as refusal:
+                if not _unlisted_owner(fact, record, org, refusal):
+                    raise
+                keep = unlisted
             key = (fact.service, fact.owner)
             if key in seen:
                 raise Refused(DUPLICATE, "the same owner and service were already kept from it")
             seen.add(key)
-            kept.append(fact)
+            keep.append(fact)
         except Refused as refusal:
             rejected.append(Rejection(record.id, fact, refusal.check, refusal.reason))
     for decision in proposal.decisions:
@@ -72,7 +80,29 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
             decisions.append(check_decision(decision, record, already=bool(decisions)))
         except Refused as refusal:
             rejected.append(Rejection(record.id, decision, refusal.check, refusal.reason))
-    return Verified(record.id, tuple(kept), tuple(decisions), tuple(rejected))
+    return Verified(record.id, tuple(kept), tuple(decisions), tuple(rejected), tuple(unlisted))
+
+
+def _unlisted_owner(fact: OwnershipFact, record: Record, org: Org, refusal: Refused) -> bool:
+    """Does `fact`, refused because org.yaml lists no such person, state ownership by a
+    name the organisation does not know? Checked as a listed person's would be, with the
+    name standing in for one; a refusal of that check is not reported (the first stands)."""
+    if refusal.check != UNKNOWN_ID or not isinstance(fact.owner, str):
+        return False
+    if org.person(fact.owner) is not None or org.service(fact.service) is None:
+        return False
+    name = " ".join(fact.owner.split())
+    if not unknown_owner.unknown(name, org):
+        return False
+    try:
+        check_ownership(
+            replace(fact, owner=unknown_owner.STAND_IN),
+            record,
+            unknown_owner.stand_in_org(org, name),
+        )
+    except Refused:
+        return False
+    return True
 
 
 def check_ownership(fact: OwnershipFact, record: Record, org: Org) -> None:

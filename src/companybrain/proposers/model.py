@@ -4,6 +4,7 @@ with the cache and no model server, a run replays what the model said before."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from companybrain.errors import ModelError, ProposalFailed
 from companybrain.llm.client import ModelClient
 from companybrain.model.facts import Proposal
 from companybrain.model.records import Org, Record
-from companybrain.proposers import prompts
+from companybrain.proposers import prompts, rules
 from companybrain.proposers.cache import ProposalCache, record_digest
 
 NAME = "model"
@@ -34,6 +35,11 @@ class ModelProposer:
         self.failures_in_a_row = 0
 
     def __call__(self, record: Record, org: Org) -> Proposal:
+        proposal = self._propose(record, org)
+        unlisted = rules.unlisted_owners(record, org)
+        return replace(proposal, ownership=proposal.ownership + unlisted) if unlisted else proposal
+
+    def _propose(self, record: Record, org: Org) -> Proposal:
         digest = record_digest(record, prompts.PROMPT_VERSION)
         entry = self.cache.load(digest, NAME, self.settings.model)
         if entry is None:

@@ -9,7 +9,7 @@ import unicodedata
 
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal
 from companybrain.model.records import Org, Record
-from companybrain.policy import segments, wording
+from companybrain.policy import segments, unknown_owner, wording
 from companybrain.policy.mentions import MARKER, PERSON, SERVICE, Template, template
 
 NAME = "rules"
@@ -113,9 +113,17 @@ def propose(record: Record, org: Org) -> Proposal:
             for service, owner in _from_field(unit.text, record, org):
                 add(service, owner, unit.text)
         elif unit.kind == segments.SENTENCE and may_state_ownership(unit.text):
-            for service, owner in sentence_owners(template(unit.text, org)):
+            t = template(unit.text, org)
+            for service, owner in [*sentence_owners(t), *_unlisted_in_sentence(unit.text, t, org)]:
                 add(service, owner, unit.text)
     return Proposal(record.id, tuple(found.values()), _decisions(record, units), NAME)
+
+
+def unlisted_owners(record: Record, org: Org) -> tuple[OwnershipFact, ...]:
+    """The facts `propose` finds that name an owner org.yaml does not list. A model is
+    given the listed ids only and asked to name no one else, so a hand-over to a new hire
+    would be lost on that path: the model proposer adds these."""
+    return tuple(f for f in propose(record, org).ownership if org.person(f.owner) is None)
 
 
 def may_state_ownership(sentence: str) -> bool:
@@ -149,6 +157,30 @@ def sentence_owners(t: Template) -> list[tuple[str, str]]:
     return list(dict.fromkeys(pairs))
 
 
+def _unlisted_in_sentence(sentence: str, t: Template, org: Org) -> list[tuple[str, str]]:
+    """(service, name) pairs for a name org.yaml does not list, where the sentence would
+    state that the person of that name owns the service now ("... transfers to Zara
+    Quinn"). Only a sentence naming a service is looked at, and only the current-owner
+    wordings: the verifier refuses anything else, and an unlisted former owner changes
+    no answer."""
+    if "<s:" not in t.text:
+        return []
+    pairs: list[tuple[str, str]] = []
+    for name in unknown_owner.candidates(sentence, org):
+        text = template(sentence, unknown_owner.stand_in_org(org, name)).text
+        for pattern in CURRENT:
+            for m in pattern.finditer(text):
+                if unknown_owner.STAND_IN in m.group("p"):
+                    services = [i for k, i in MARKER.findall(m.group("slist")) if k == SERVICE]
+                    pairs += [(s, name) for s in services]
+    return pairs
+
+
+def _unlisted_name(text: str, org: Org) -> list[str]:
+    """The name an owner cell or `Owner:` field gives when it is no one org.yaml lists."""
+    return unknown_owner.candidates(text, org)[:1]
+
+
 def _from_row(unit: segments.Unit, org: Org) -> list[tuple[str, str]]:
     assert unit.table is not None
     roles = [wording.column_role(h) for h in unit.table.header]
@@ -158,7 +190,12 @@ def _from_row(unit: segments.Unit, org: Org) -> list[tuple[str, str]]:
     services = [
         s for i in service_cols if i < len(cells) for s in template(cells[i], org).ids(SERVICE)
     ]
-    owners = [p for i in owner_cols if i < len(cells) for p in template(cells[i], org).ids(PERSON)]
+    owners = [
+        p
+        for i in owner_cols
+        if i < len(cells)
+        for p in template(cells[i], org).ids(PERSON) or _unlisted_name(cells[i], org)
+    ]
     return [(s, p) for s in services for p in owners]
 
 
@@ -168,7 +205,7 @@ def _from_field(line: str, record: Record, org: Org) -> list[tuple[str, str]]:
     field = segments.field_of(line)
     if field is None or wording.field_role(field[0]) != "owner":
         return []
-    owners = template(field[1], org).ids(PERSON)[:1]
+    owners = (template(field[1], org).ids(PERSON) or _unlisted_name(field[1], org))[:1]
     services = template(line, org).ids(SERVICE)
     if not services:
         services = [s for s in record.about if org.service(s) is not None]

@@ -111,7 +111,7 @@ _EVIDENCE = (
     "RETURN svc.id AS service, claim.id AS claim, claim.effective_at AS effective_at, "
     "claim.effective_ms AS effective_ms, src.id AS record, src.kind AS kind, "
     "src.authority AS authority, src.at AS at, src.acl AS acl, att.quote AS quote, "
-    "owner.id AS owner, owner.name AS owner_name "
+    "owner.id AS owner, owner.name AS owner_name, claim.unlisted_owner AS unlisted_owner "
 )
 _EVIDENCE_ORDER = "ORDER BY claim.effective_ms, src.id LIMIT $limit"
 

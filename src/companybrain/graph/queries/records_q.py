@@ -179,6 +179,13 @@ _WRITE_NEW = (
     "effective_ms: c.effective_ms}) "
     "CREATE (s)-[:ATTESTS {quote: c.quote}]->(claim) "
     "CREATE (claim)-[:ABOUT]->(svc) CREATE (claim)-[:NAMES_OWNER]->(p) WITH count(*) AS _ "
+    # A claim whose owner org.yaml does not list (policy/unknown_owner.py): the name as
+    # written, and no NAMES_OWNER.
+    "UNWIND $unlisted AS c MATCH (s:Source {id: c.source}) MATCH (svc:Service {id: c.service}) "
+    "CREATE (claim:OwnershipClaim {id: c.id, effective_at: c.effective_at, "
+    "effective_ms: c.effective_ms, unlisted_owner: c.name}) "
+    "CREATE (s)-[:ATTESTS {quote: c.quote}]->(claim) CREATE (claim)-[:ABOUT]->(svc) "
+    "WITH count(*) AS _ "
     "UNWIND $decisions AS d MATCH (s:Source {id: d.source}) "
     "MERGE (dec:Decision {id: d.id}) "
     "ON CREATE SET dec.title = d.title, dec.quote = d.quote, dec.status = d.status, "
@@ -212,6 +219,7 @@ def send(store: Store, prepared: Prepared) -> None:
 def sources_write(rows: list[dict[str, Any]], replaced: list[str]) -> Prepared:
     """`write_sources`'s query with its parameters encoded, to send later (see Prepared)."""
     sources, authored, resolved, claims, decisions, rejections = [], [], [], [], [], []
+    unlisted: list[dict[str, Any]] = []
     mentions: dict[tuple[str, str], dict[str, Any]] = {}
     for row in rows:
         source, links = row["source"], row["links"]
@@ -225,6 +233,7 @@ def sources_write(rows: list[dict[str, Any]], replaced: list[str]) -> Prepared:
             mentions.pop((sid, m["id"]), None)
             mentions[(sid, m["id"])] = {**m, "source": sid}
         claims += [{**c, "source": sid} for c in links["claims"]]
+        unlisted += [{**c, "source": sid} for c in links.get("unlisted", ())]
         decisions += [{**d, "source": sid} for d in links["decisions"]]
         rejections += [{**r, "record": sid} for r in links["rejections"]]
     stale = bool(replaced) or any(source["kind"] in _TICKET_WORK for source in sources)
@@ -242,6 +251,7 @@ def sources_write(rows: list[dict[str, Any]], replaced: list[str]) -> Prepared:
             "service_mentions": [m for m in mentions.values() if m.get("service", True)],
             "project_mentions": [m for m in mentions.values() if m.get("project", True)],
             "claims": claims,
+            "unlisted": unlisted,
             "decisions": decisions,
             "rejections": rejections,
         },

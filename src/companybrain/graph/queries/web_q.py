@@ -34,8 +34,8 @@ def source_claims(store: Store, record: str) -> list[Row]:
         "OPTIONAL MATCH (c)-[:ABOUT]->(svc:Service) "
         "OPTIONAL MATCH (c)-[:NAMES_OWNER]->(p:Person) "
         "RETURN c.id AS claim, a.quote AS quote, c.effective_at AS effective_at, "
-        "svc.id AS service, svc.name AS service_name, p.id AS owner, p.name AS owner_name "
-        "ORDER BY claim",
+        "svc.id AS service, svc.name AS service_name, p.id AS owner, "
+        "coalesce(p.name, c.unlisted_owner) AS owner_name ORDER BY claim",
         {"id": record},
     )
 

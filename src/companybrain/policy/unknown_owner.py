@@ -1,0 +1,82 @@
+"""An owner the organisation does not list. A change control that hands a service to a new
+hire not yet in org.yaml is the newest and highest word on who owns it: dropped, it would
+let the directory's older owner answer, with a citation. Such a statement is checked as any
+other, with the name standing in for a person, and kept with the name as written, so that
+owner_of refuses instead of naming the owner before it.
+
+A name is one to four capitalised words of letters that name no one and nothing the
+organisation knows ("Zara Quinn", "Zara"); lower-case words, acronyms ("TBD"), words with
+digits ("PLAT-77") and names mixing scripts (a Cyrillic "а" in a Latin name: a look-alike
+of someone listed) are never taken for a name."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import replace
+
+from companybrain.model.records import Org, Person
+from companybrain.policy.mentions import template
+from companybrain.policy.text import fold_name
+
+STAND_IN = "unknown.owner"  # the stand-in's id: only ever in an organisation of its own
+MAX_WORDS = 4
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['\u2019-])*")  # letters: "PLAT-77" is no name
+
+
+def candidates(sentence: str, org: Org) -> list[str]:
+    """Runs of capitalised words in `sentence` that may name someone org.yaml does not."""
+    runs: list[list[str]] = []
+    end = -1
+    for m in _WORD.finditer(sentence):
+        if not m.group()[0].isupper():
+            end = -1
+            continue
+        if runs and end >= 0 and sentence[end : m.start()] == " ":
+            runs[-1].append(m.group())
+        else:
+            runs.append([m.group()])
+        end = m.end()
+    names = (" ".join(run) for run in runs if len(run) <= MAX_WORDS)
+    return [n for n in dict.fromkeys(names) if unknown(n, org)]
+
+
+def unknown(name: str, org: Org) -> bool:
+    """Is `name` a plausible name that no person, service, project or team of `org` has?"""
+    words = name.split()
+    if not 1 <= len(words) <= MAX_WORDS or not all(_WORD.fullmatch(w) for w in words):
+        return False
+    if any(len(w) > 1 and w.isupper() for w in words):  # "TBD", "SRE": not a name
+        return False
+    if len(_scripts(name)) > 1:  # "Сy Pаrk" with Cyrillic С and а: a look-alike, no one new
+        return False
+    if "<" in template(name, org).text:  # names (part of) a known person or service
+        return False
+    folded = fold_name(name)
+    known = [n for team in org.teams for n in team.names]
+    known += [n for project in org.projects for n in project.names]
+    return all(folded != fold_name(n) for n in known)
+
+
+def _scripts(name: str) -> set[str]:
+    """The scripts of the letters of `name` (LATIN, CYRILLIC, GREEK, ...)."""
+    return {unicodedata.name(c, "?").split()[0] for c in name if c.isalpha()}
+
+
+_stand_ins: dict[str, Org] = {}
+_base: list[Org] = []
+
+
+def stand_in_org(org: Org, name: str) -> Org:
+    """`org` with one person only, named `name` (id STAND_IN): its services, projects and
+    teams as they are, so that every ownership check reads the sentence as it would with
+    a listed person. Kept per name for the organisation last asked about: a new hire's
+    name comes back in every record that mentions them."""
+    if not _base or _base[0] is not org:
+        _base[:] = [org]
+        _stand_ins.clear()
+    if name not in _stand_ins:
+        if len(_stand_ins) >= 64:
+            _stand_ins.pop(next(iter(_stand_ins)))
+        _stand_ins[name] = replace(org, people=(Person(STAND_IN, name),))
+    return _stand_ins[name]
