@@ -20,6 +20,7 @@ from companybrain.ingest.pipeline import ingest
 from companybrain.model.facts import OwnershipFact, Proposal
 from companybrain.model.records import Record
 from companybrain.policy import verify as verifier
+from companybrain.policy.unknown_owner import VACANT
 from companybrain.proposers import rules
 from tests.ingest.corpus_builder import ORG, md, write_corpus
 from tests.ingest.test_pipeline import DIRECTORY
@@ -81,7 +82,7 @@ def test_an_unlisted_owner_outranked_changes_nothing(
     assert [(o["record"], o["owner"], o["why"]) for o in answer["outranked"]] == [
         ("msg-1", None, "lower authority")
     ]
-    assert "someone org.yaml does not list" in answer["explanation"]
+    assert "naming no one org.yaml lists" in answer["explanation"]
 
 
 def test_a_newer_directory_row_naming_an_unlisted_person_refuses(
@@ -119,7 +120,12 @@ def _unlisted(text: str) -> list[tuple[str, str]]:
         ("Zara Quinn does not own the Billing Gateway.", None),
         ("The Billing Gateway moves to the payments team.", None),
         ("Ownership of the Billing Gateway moves to TBD.", None),
-        ("Owner: (vacant, see PLAT-77)", None),
+        # A line or row that says there is no owner: a claim of no one.
+        ("Owner: (vacant, see PLAT-77)", VACANT),
+        ("Owner: TBD", VACANT),
+        ("| Service | Owner |\n| --- | --- |\n| Billing Gateway | unassigned |", VACANT),
+        ("| Service | Owner |\n| --- | --- |\n| Billing Gateway | Bo Lind (vacant soon) |", None),
+        ("| Service | Backup |\n| --- | --- |\n| Billing Gateway | none |", None),
         ("The Billing Gateway moves to Payments.", None),  # a team, not a person
         ("Zara Quinn reviewed the Billing Gateway runbook.", None),
         ("\u0412o Lind owns the Billing Gateway.", None),  # a Cyrillic look-alike of Bo
@@ -127,6 +133,25 @@ def _unlisted(text: str) -> list[tuple[str, str]]:
 )
 def test_which_names_are_kept_as_unlisted_owners(text: str, expected: str | None) -> None:
     assert _unlisted(text) == ([("billing-gateway", expected)] if expected else [])
+
+
+def test_a_newer_directory_row_saying_vacant_refuses_instead_of_naming_the_owner_before(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """A directory that lists the service as vacant had no claim at all: the older
+    directory's owner answered, with a citation, for a service no one owns any more."""
+    newer = DIRECTORY.replace("dir-1", "dir-2").replace("2026-09-01", "2026-11-01")
+    newer = newer.replace("Ana Ruiz", "(vacant, see PLAT-77)")
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "dir2.md": newer})
+    report = ingest(store, corpus, settings)
+    assert not report.warnings  # nothing to add to org.yaml
+    answer = _ask(store, settings, "Who owns the Billing Gateway?")
+    assert answer["refusal"]["code"] == "NO_CLAIM", answer
+    assert "dir-2 list(s) no owner" in answer["refusal"]["message"]
+    assert [c["record"] for c in answer["citations"]] == ["dir-2"]
+    assert [(o["record"], o["owner"]) for o in answer["outranked"]] == [("dir-1", "ana")]
+    before = _ask(store, settings, "Who owned the Billing Gateway on 2026-10-01?")
+    assert before["result"] == {"owner": {"id": "ana", "name": "Ana Ruiz"}}, before
 
 
 def test_a_listed_person_written_by_name_is_not_an_unlisted_owner() -> None:

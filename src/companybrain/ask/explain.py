@@ -102,9 +102,9 @@ def _about(quote: str | None, service: Any) -> bool:
 
 
 def _named_owner(catalog: Catalog, pid: str | None) -> str:
-    """The person an outranked claim names; without one, its owner is a name org.yaml
-    does not list (the quote shows it)."""
-    return _person(catalog, pid) if pid else "someone org.yaml does not list"
+    """The person an outranked claim names; without one, it names someone org.yaml does
+    not list, or no owner at all (the quote shows which)."""
+    return _person(catalog, pid) if pid else "no one org.yaml lists"
 
 
 def _person(catalog: Catalog, pid: str | None) -> str:

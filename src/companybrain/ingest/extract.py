@@ -21,6 +21,7 @@ from companybrain.ingest.times import iso, to_ms
 from companybrain.model.facts import OwnershipFact, Proposal, Verified
 from companybrain.model.records import Org, Project, Record, Service
 from companybrain.policy.text import fold_name, name_words
+from companybrain.policy.unknown_owner import VACANT
 from companybrain.policy.verify import verify
 from companybrain.proposers import Proposer
 
@@ -93,7 +94,9 @@ def extract_batch(
             continue
         verified = verify(proposal, record, ctx.org)
         _count(out, proposal, verified)
-        out.warnings += [_unlisted(record, fact, ctx.org) for fact in verified.unlisted]
+        out.warnings += [
+            _unlisted(record, fact, ctx.org) for fact in verified.unlisted if fact.owner != VACANT
+        ]
         # Stored under another proposer name, an incomplete reading is not "unchanged" to
         # the next run, which asks again.
         name = f"{ctx.proposer_name}:incomplete" if proposal.incomplete else ctx.proposer_name

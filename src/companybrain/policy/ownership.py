@@ -8,7 +8,8 @@ small function that returns its reason (None when it does not apply):
 3. the highest authority wins, then the latest effective instant (instants, not text);
 4. a winning claim whose owner org.yaml does not list (a name only) refuses
    MISSING_PROVENANCE: the owner cannot be named as a person, and the one before is not
-   the owner any more;
+   the owner any more; a winning claim that the service has no owner (a vacant directory
+   row) refuses NO_CLAIM;
 5. two different owners at the same authority and instant refuse CONFLICT;
 6. when only sources below authority 60 name an owner, refuse LOW_AUTHORITY;
 7. an evidence query that hit its row cap refuses ROW_CAP: a conflicting claim may be
@@ -23,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from companybrain.model.answer import RefusalCode
+from companybrain.policy.unknown_owner import VACANT
 
 MIN_AUTHORITY = 60  # ticket; comment, email, chat and wiki sit below it
 
@@ -123,7 +125,7 @@ def below_authority(rows: Sequence[Evidence], minimum: int = MIN_AUTHORITY) -> s
 
 
 def unlisted(tier: Sequence[Evidence]) -> str | None:
-    named = [r for r in tier if r.unlisted_owner and not r.owner]
+    named = [r for r in tier if r.unlisted_owner not in (None, VACANT) and not r.owner]
     if not named:
         return None
     return "; ".join(
@@ -133,8 +135,15 @@ def unlisted(tier: Sequence[Evidence]) -> str | None:
     )
 
 
+def vacant(tier: Sequence[Evidence]) -> str | None:
+    if not tier or any(r.unlisted_owner != VACANT for r in tier):
+        return None
+    records = " and ".join(sorted({r.label() for r in tier}))
+    return f"{records} list(s) no owner from {tier[0].effective_at}"
+
+
 def conflict(tier: Sequence[Evidence]) -> str | None:
-    owners = sorted({r.owner_name or r.owner for r in tier if r.owner})
+    owners = sorted({r.owner_name or r.owner or "no one" for r in tier})
     if len(owners) < 2:
         return None
     records = " and ".join(sorted({r.label() for r in tier}))
@@ -208,6 +217,11 @@ def decide(
             cited=tier,
             outranked=rest,
             ignored=ignored,
+        )
+    reason = vacant(tier)
+    if reason:
+        return OwnershipDecision(
+            service, RefusalCode.NO_CLAIM, reason, cited=tier, outranked=rest, ignored=ignored
         )
     reason = conflict(tier)
     if reason:

@@ -20,6 +20,9 @@ from companybrain.policy.mentions import template
 from companybrain.policy.text import fold_name
 
 STAND_IN = "unknown.owner"  # the stand-in's id: only ever in an organisation of its own
+# The owner a directory row or `Owner:` line gives when it says there is none ("vacant",
+# "unassigned", "TBD"): a claim of no one, which is no name and no id either.
+VACANT = "(vacant)"
 MAX_WORDS = 4
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['\u2019-])*")  # letters: "PLAT-77" is no name
 

@@ -91,6 +91,8 @@ def _unlisted_owner(fact: OwnershipFact, record: Record, org: Org, refusal: Refu
         return False
     if org.person(fact.owner) is not None or org.service(fact.service) is None:
         return False
+    if fact.owner == unknown_owner.VACANT:
+        return _states_vacancy(fact, record, org)
     name = " ".join(fact.owner.split())
     if not unknown_owner.unknown(name, org):
         return False
@@ -224,6 +226,34 @@ def _starts_a_line(quote: str, record: Record) -> bool:
     wanted = normalise(quote).lstrip("*_>-` ")
     return any(
         normalise(line).lstrip("*_>-` ").startswith(wanted) for line in record.text.splitlines()
+    )
+
+
+def _states_vacancy(fact: OwnershipFact, record: Record, org: Org) -> bool:
+    """Is the quote a table row of the record whose owner column, or an `Owner:` line
+    whose value, says that no one owns the service ("vacant", "unassigned", "TBD")?"""
+    try:
+        _quote_in_record(fact.quote, record)
+    except Refused:
+        return False
+    row = _table_row(fact.quote, record)
+    if row is not None:
+        table, cells = row
+        roles = [wording.column_role(h) for h in table.header]
+        services = [i for i, r in enumerate(roles) if r == "service"] or [0]
+        owners = [cells[i] for i, r in enumerate(roles) if r == "owner" and i < len(cells)]
+        return (
+            any(i < len(cells) and fact.service in template(cells[i], org).ids(SERVICE)
+                for i in services)
+            and any(wording.says_vacant(c) for c in owners)
+            and not any(template(c, org).ids(PERSON) for c in owners)
+        )  # fmt: skip
+    field = segments.field_of(fact.quote)
+    if not field or wording.field_role(field[0]) != "owner" or not wording.says_vacant(field[1]):
+        return False
+    return _starts_a_line(fact.quote, record) and (
+        fact.service in template(fact.quote, org).ids(SERVICE)
+        or _record_is_about(record, fact.service, org)
     )
 
 

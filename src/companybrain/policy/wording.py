@@ -45,6 +45,19 @@ DECISION_WORDING = re.compile(
 )
 
 
+# An owner cell or `Owner:` value that says there is no owner ("(vacant, see PLAT-77)").
+_VACANT = re.compile(
+    r"^\W*(?:vacant|vacancy|unassigned|not assigned|unowned|unstaffed|nobody|no one|no owner"
+    r"|none|tbd|tba|to be (?:decided|assigned|confirmed)|n a|open position)\b"
+)
+
+
+def says_vacant(value: str) -> bool:
+    """Does an owner cell or field value say the service has no owner? (Folded as names
+    are: case and punctuation do not matter.)"""
+    return bool(_VACANT.search(" ".join(re.sub(r"[^\w(]+", " ", value.casefold()).split())))
+
+
 def states_ownership(text: str) -> bool:
     """Does this (folded) text use ownership wording?"""
     return bool(_CUE.search(text))

@@ -120,9 +120,9 @@ def propose(record: Record, org: Org) -> Proposal:
 
 
 def unlisted_owners(record: Record, org: Org) -> tuple[OwnershipFact, ...]:
-    """The facts `propose` finds that name an owner org.yaml does not list. A model is
-    given the listed ids only and asked to name no one else, so a hand-over to a new hire
-    would be lost on that path: the model proposer adds these."""
+    """The facts `propose` finds that name an owner org.yaml does not list, or no owner
+    (a vacant row). A model is given the listed ids only and asked to name no one else, so
+    a hand-over to a new hire would be lost on that path: the model proposer adds these."""
     return tuple(f for f in propose(record, org).ownership if org.person(f.owner) is None)
 
 
@@ -196,6 +196,8 @@ def _from_row(unit: segments.Unit, org: Org) -> list[tuple[str, str]]:
         if i < len(cells)
         for p in template(cells[i], org).ids(PERSON) or _unlisted_name(cells[i], org)
     ]
+    if not owners and any(i < len(cells) and wording.says_vacant(cells[i]) for i in owner_cols):
+        owners = [unknown_owner.VACANT]
     return [(s, p) for s in services for p in owners]
 
 
@@ -206,6 +208,8 @@ def _from_field(line: str, record: Record, org: Org) -> list[tuple[str, str]]:
     if field is None or wording.field_role(field[0]) != "owner":
         return []
     owners = (template(field[1], org).ids(PERSON) or _unlisted_name(field[1], org))[:1]
+    if not owners and wording.says_vacant(field[1]):
+        owners = [unknown_owner.VACANT]
     services = template(line, org).ids(SERVICE)
     if not services:
         services = [s for s in record.about if org.service(s) is not None]
