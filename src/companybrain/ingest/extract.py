@@ -64,11 +64,14 @@ def record_hash(record: Record, authority: int) -> str:
 
 
 def unchanged(state: dict[str, Any] | None, digest: str, ctx: Context) -> bool:
+    """A record ingested on its own and found in the corpus since is written once more, as
+    the corpus's: then --prune removes it once it leaves, and the run counts it as held."""
     return bool(
         state
         and state["hash"] == digest
         and state["org_hash"] == ctx.org_hash
         and state["proposer"] == ctx.proposer_name
+        and (state.get("in_corpus") or not ctx.in_corpus)
     )
 
 

@@ -103,6 +103,8 @@ def _ingest(
     report.warnings = [*corpus.warnings, *report.warnings]  # then unlisted owners
     refused = [p.record for p in report.rejected if p.record]  # the model's failures too
     report.kept_stored = sorted(records_q.source_states(store, refused)) if refused else []
+    if corpus.whole_corpus and not prune:  # still answering: say so, and how to remove them
+        report.gone = _gone(store, corpus, report)
     marks = unread.next_marks(marked, read_fine, report.kept_stored, int(time.time() * 1000))
     if marks:  # a record pruned meanwhile is no longer cited by anything
         marks = {rid: marks[rid] for rid in records_q.source_states(store, list(marks))}
@@ -266,17 +268,28 @@ def _store_locked(
 
 
 def prune_missing(store: Store, corpus: CorpusStream) -> int:
-    """Remove records that have left the corpus (after it was read through). A record whose
-    file failed to read this time may still be there, so it stays until the file reads
-    again."""
+    """Remove records that have left the corpus (after it was read through)."""
+    return records_q.delete_sources(store, missing_from(store, corpus))
+
+
+def _gone(store: Store, corpus: CorpusStream, report: IngestReport) -> list[str]:
+    """missing_from, read only when the graph holds more corpus records than this run
+    found stored (the ids of a million records take seconds to read; their count does
+    not)."""
+    held = report.stored + report.unchanged + len(report.kept_stored)
+    return missing_from(store, corpus) if records_q.corpus_source_count(store) > held else []
+
+
+def missing_from(store: Store, corpus: CorpusStream) -> list[str]:
+    """Records a whole-corpus ingest stored that the corpus, read through, no longer holds.
+    A record whose file failed to read this time may still be there: it is not missing."""
     present = corpus.ids
     broken = {_file_of(p.where) for p in corpus.rejected}
-    stale = [
+    return sorted(
         sid
         for sid, origin in records_q.corpus_sources(store).items()
         if sid not in present and _file_of(origin) not in broken
-    ]
-    return records_q.delete_sources(store, stale)
+    )
 
 
 def _file_of(where: str) -> str:

@@ -29,6 +29,9 @@ class IngestReport:
     # Records refused this time that the graph holds from an earlier run: their stored
     # version stays (and answers may cite it) until the file is fixed, or removed and pruned.
     kept_stored: list[str] = field(default_factory=list)
+    # Records stored from the corpus that it no longer holds, left in place (no --prune):
+    # answers still cite them.
+    gone: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)

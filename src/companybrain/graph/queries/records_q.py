@@ -130,7 +130,8 @@ def source_states(store: Store, ids: list[str]) -> dict[str, dict[str, Any]]:
     """What the graph holds for these record ids: hash and proposer, to skip unchanged ones."""
     rows = store.read(
         "UNWIND $ids AS id MATCH (s:Source {id: id}) "
-        "RETURN s.id AS id, s.hash AS hash, s.proposer AS proposer, s.org_hash AS org_hash",
+        "RETURN s.id AS id, s.hash AS hash, s.proposer AS proposer, s.org_hash AS org_hash, "
+        "s.in_corpus AS in_corpus",
         {"ids": ids},
     )
     return {row["id"]: row for row in rows}
@@ -338,6 +339,11 @@ def corpus_sources(store: Store) -> dict[str, str]:
         "MATCH (s:Source) WHERE s.in_corpus = true RETURN s.id AS id, s.origin AS origin"
     )
     return {r["id"]: r["origin"] or "" for r in rows}
+
+
+def corpus_source_count(store: Store) -> int:
+    """How many records came from a whole-corpus ingest (a count, far cheaper than the ids)."""
+    return int(store.read("MATCH (s:Source) WHERE s.in_corpus = true RETURN count(s) AS n")[0]["n"])
 
 
 def delete_sources(store: Store, ids: list[str]) -> int:

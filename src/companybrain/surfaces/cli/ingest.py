@@ -98,6 +98,14 @@ def print_report(report: IngestReport) -> None:
         out.print(f"  [red]rejected[/] {problem.where}: {problem.message}", highlight=False)
     for problem in report.warnings:
         out.print(f"  [yellow]warning[/]  {problem.where}: {problem.message}", highlight=False)
+    if report.gone:
+        shown = ", ".join(report.gone[:10]) + (" ..." if len(report.gone) > 10 else "")
+        out.print(
+            f"  [yellow]gone[/]     {len(report.gone)} record(s) stored from this corpus are no "
+            "longer in it and answers still cite them; `brain ingest --prune` removes them: "
+            + escape(shown),
+            highlight=False,
+        )
     if report.kept_stored:
         shown = ", ".join(report.kept_stored[:10]) + (
             " ..." if len(report.kept_stored) > 10 else ""

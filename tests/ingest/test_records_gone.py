@@ -1,0 +1,64 @@
+"""A record deleted from the corpus stays in the graph until `--prune`, and answers still
+cite it. The ingest said nothing of it: the person who deleted a wrong record saw its owner
+answered as before. The report now names such records, and how to remove them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from companybrain.surfaces.cli.ingest import print_report
+from tests.ingest.corpus_builder import write_corpus
+from tests.ingest.test_pipeline import DIRECTORY, TRANSFER
+
+
+def test_records_gone_from_the_corpus_are_reported_until_pruned(
+    store: Store, settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "cc.md": TRANSFER})
+    assert ingest(store, corpus, settings).gone == []
+    (corpus / "records" / "cc.md").unlink()
+
+    report = ingest(store, corpus, settings)
+    assert report.gone == ["CC-1"]
+    assert report.to_dict()["gone"] == ["CC-1"]
+    print_report(report)
+    assert "gone     1 record(s)" in capsys.readouterr().out
+
+    # A single file is not the corpus: nothing is said to be gone.
+    assert ingest(store, corpus / "records" / "dir.md", settings).gone == []
+
+    pruned = ingest(store, corpus, settings, prune=True)
+    assert (pruned.pruned, pruned.gone) == (1, [])
+    assert ingest(store, corpus, settings).gone == []
+
+
+def test_a_record_whose_file_fails_to_read_is_not_gone(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "cc.md": TRANSFER})
+    ingest(store, corpus, settings)
+    (corpus / "records" / "cc.md").write_text("---\nid: CC-1\nkind: [broken\n---\n")
+    report = ingest(store, corpus, settings)
+    assert report.gone == []
+    assert report.rejected
+
+
+def test_a_record_first_ingested_on_its_own_becomes_the_corpus_s_once_found_in_it(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Counted unchanged, it stayed a record of no corpus: --prune never removed it once
+    it left the corpus, and the report could not say it was gone."""
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY})
+    ingest(store, corpus, settings)
+    (corpus / "records" / "cc.md").write_text(TRANSFER)
+    ingest(store, corpus / "records" / "cc.md", settings)  # on its own first
+    assert ingest(store, corpus, settings).stored == 1
+    assert ingest(store, corpus, settings).stored == 0
+    (corpus / "records" / "cc.md").unlink()
+    assert ingest(store, corpus, settings).gone == ["CC-1"]
+    assert ingest(store, corpus, settings, prune=True).pruned == 1
