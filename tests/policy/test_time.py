@@ -103,6 +103,28 @@ def test_vague_times_are_refused_with_the_phrase(question: str, phrase: str) -> 
     assert reading.phrase in reading.message
 
 
+@pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        ("Who owned the billing gateway on 25-09-2026?", "25-09-2026"),
+        ("Who owned the billing gateway on 09-25-2026?", "09-25-2026"),
+        ("Who owned the billing gateway in 2026-09?", "2026-09"),
+        ("Who owned the billing gateway in 2026-W39?", "2026-W39"),
+        ("Who owned the billing gateway on 2026-268?", "2026-268"),
+        ("Who owned the billing gateway at 2026-09-25T10Z?", "2026-09-25"),
+        ("Who owned the billing gateway at 20260925T100000Z?", "20260925"),
+    ],
+)
+def test_date_like_forms_no_reader_takes_are_refused_not_read_as_now(
+    question: str, phrase: str
+) -> None:
+    """Each of these names a time, in a form the readers do not take: answered as of now,
+    the answer would be about another day than the one asked."""
+    reading = vague(question)
+    assert phrase.lower() in reading.phrase.lower()
+    assert "looks like a date" in reading.reason
+
+
 def test_the_ambiguous_date_says_both_readings() -> None:
     assert "month 3 day 4 or day 3 month 4" in vague("on 3/4/2026").reason
 

@@ -99,9 +99,12 @@ _VAGUE = [
         r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b",
         r"\b\d{1,2}/\d{1,2}\b",
         # Date-like forms no reader took (a valid one is blanked by then): a year of five
-        # digits, a compact 20260925. Read as no time at all, they were answered for now.
-        r"(?<![\w-])\d+[-/]\d{1,2}[-/]\d{1,2}(?![\w-])",
-        r"(?<![\w-])(?:1[89]|2\d)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?![\w-])",
+        # digits, day first with dashes (25-09-2026), a day with a time glued on
+        # (2026-09-25T10Z), a year and month (2026-09), a week (2026-W39), a day of the year
+        # (2026-268), a compact 20260925. Read as no time at all, they were answered for now.
+        r"(?<![\w-])\d+[-/]\d{1,2}[-/]\d+(?!\d)",
+        r"(?<![\w-])(?:1[89]|2\d)\d{2}-w?\d{1,3}(?!\w)",
+        r"(?<![\w-])(?:1[89]|2\d)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?!\d)",
     )
 ]
 
@@ -387,7 +390,7 @@ def _vague_reason(matched: str) -> str:
     word = matched.strip().lower()
     if re.fullmatch(r"\d{1,2}:\d{2}|\d{1,2}\s?(?:am|pm)", word):
         return "a time of day is not read; a day means the whole day"
-    if re.fullmatch(r"\d+[-/]\d+[-/]\d+|\d{8}", word):
+    if re.fullmatch(r"\d+[-/]\d+[-/]\d+|\d{4}-w?\d+|\d{8}", word):
         return "it looks like a date but is not a day this reads (write one as 2026-09-25)"
     if re.search(r"before|after|since|until|till|between|prior|earlier|later|time", word):
         return "it is a span relative to something else, not one specific day"
