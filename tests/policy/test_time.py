@@ -125,6 +125,26 @@ def test_date_like_forms_no_reader_takes_are_refused_not_read_as_now(
     assert "looks like a date" in reading.reason
 
 
+@pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        ("Who owned the billing gateway on 25 Sep 26?", "25 Sep 26"),
+        ("Who owned the billing gateway on Sep 25, 26?", "Sep 25, 26"),
+        ("Who owned the billing gateway on Sep 25 '26?", "Sep 25 '26"),
+    ],
+)
+def test_a_named_day_with_a_two_digit_year_is_refused(question: str, phrase: str) -> None:
+    """Not read as September 26 of this year, nor as September 25 of this year whatever
+    the clock: "26" is the year, and which century it means is not said."""
+    reading = vague(question, now=datetime(2027, 1, 5, tzinfo=UTC))
+    assert reading.phrase == phrase
+    assert "two-digit year" in reading.reason
+
+
+def test_a_named_day_followed_by_a_time_of_day_is_refused_for_the_time() -> None:
+    assert "time of day" in vague("Who owned it on Oct 15 10:00?").reason
+
+
 def test_the_ambiguous_date_says_both_readings() -> None:
     assert "month 3 day 4 or day 3 month 4" in vague("on 3/4/2026").reason
 

@@ -36,7 +36,10 @@ _WEEKDAY = (
     r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?),?\s+)?"
 )
 _ORD = r"(?:st|nd|rd|th)?"
-_YEAR = r"(?:,?\s+(?P<year>\d{4}))?"
+# Any number right after the day is taken as its year, so that "25 Sep 26" or "Sep 25, 26"
+# is refused for its two-digit year rather than read as another day of this year; a time
+# of day ("Oct 15 10:00") is not.
+_YEAR = r"(?:,?\s+(?P<year>'?\d+)(?!:))?"
 
 # Forms that name one day or one instant, tried in this order; each match is blanked out
 # of the text before the next form and before the search for vague phrases.
@@ -289,9 +292,13 @@ def _read_numeric_days(text: str, now: datetime, tz: str) -> tuple[str, Found | 
 def _read_named_days(text: str, now: datetime, tz: str) -> tuple[str, Found | VagueDate]:
     found: Found = []
     this_year = now.astimezone(zone(tz)).year
-    for pattern in (_MONTH_DAY, _DAY_MONTH):
+    for pattern in (_DAY_MONTH, _MONTH_DAY):  # day first: "25 Sep 26" is not "Sep 26"
         for m in pattern.finditer(text):
-            year = int(m["year"]) if m["year"] else this_year
+            written = (m["year"] or "").lstrip("'")
+            if written and len(written) != 4:
+                why = "a two-digit year could be any century" if len(written) == 2 else ""
+                return text, VagueDate(m.group(0), why or "a year has four digits")
+            year = int(written) if written else this_year
             day = _day(year, _MONTHS[m["mon"][:3].lower()], int(m["day"]))
             if day is None:
                 return text, VagueDate(m.group(0), "it is not a date on the calendar")
