@@ -145,6 +145,13 @@ def test_a_named_day_followed_by_a_time_of_day_is_refused_for_the_time() -> None
     assert "time of day" in vague("Who owned it on Oct 15 10:00?").reason
 
 
+@pytest.mark.parametrize("offset", ["+25:00", "-24:00", "+02:60"])
+def test_an_instant_with_an_offset_off_the_clock_is_refused(offset: str) -> None:
+    reading = vague(f"Who owned it at 2026-10-14T12:00:00{offset}?")
+    assert reading.phrase == f"2026-10-14T12:00:00{offset}"
+    assert "offset" in reading.reason
+
+
 def test_the_ambiguous_date_says_both_readings() -> None:
     assert "month 3 day 4 or day 3 month 4" in vague("on 3/4/2026").reason
 

@@ -251,6 +251,9 @@ def _read_instants(text: str, now: datetime, tz: str) -> tuple[str, Found | Vagu
         elif offset.upper() == "Z":
             moment = base.replace(tzinfo=UTC)
         else:
+            hours, minutes = int(offset[1:3]), int(_colon(offset)[4:6])
+            if hours > 23 or minutes > 59:  # +25:00 would not convert; +02:60 is no offset
+                return text, VagueDate(m.group(0), "its UTC offset is not one on the clock")
             moment = datetime.fromisoformat(base.isoformat() + _colon(offset))
         if off_calendar(moment):
             return text, VagueDate(m.group(0), "it is not a time on the calendar")
