@@ -180,6 +180,32 @@ def test_an_exact_instant_is_kept_and_compared_as_an_instant() -> None:
     assert to_ms(utc.as_of) == to_ms(bangkok.as_of)
 
 
+@pytest.mark.parametrize(
+    ("written", "utc"),
+    [
+        ("2026-10-14T14:00:00+02", datetime(2026, 10, 14, 12, tzinfo=UTC)),
+        ("2026-10-14T12:00:00.1234567Z", datetime(2026, 10, 14, 12, 0, 0, 123456, tzinfo=UTC)),
+        ("2026-10-14T12:00:00,5Z", datetime(2026, 10, 14, 12, 0, 0, 500000, tzinfo=UTC)),
+        ("2026-10-14T12:00:00 UTC", datetime(2026, 10, 14, 12, tzinfo=UTC)),
+        ("2026-10-14 12:00 GMT", datetime(2026, 10, 14, 12, tzinfo=UTC)),
+    ],
+)
+def test_an_instant_is_read_with_its_whole_offset_not_in_the_company_zone(
+    written: str, utc: datetime
+) -> None:
+    """Read up to the offset's start, each was taken as 12:00 (or 14:00) in Bangkok: seven
+    hours (or five) from the instant written."""
+    reading = read(f"Who owned it at {written}?", tz="Asia/Bangkok")
+    assert reading.as_of == utc
+
+
+@pytest.mark.parametrize(
+    "written", ["2026-10-14T12:00 EST", "2026-10-14T12:00 UTC+7", "2026-10-14T12:00:00+02:00:00"]
+)
+def test_an_instant_with_an_offset_it_cannot_read_is_refused(written: str) -> None:
+    assert vague(f"Who owned it at {written}?", tz="Asia/Bangkok").phrase
+
+
 def test_a_day_is_the_end_of_that_day_in_the_company_time_zone() -> None:
     reading = read("Who owned it on 2026-09-25?", tz="Asia/Bangkok")
     assert reading.as_of.utcoffset() == timedelta(hours=7)

@@ -45,7 +45,11 @@ _YEAR = r"(?:,?\s+(?P<year>'?\d+)(?!:))?"
 # of the text before the next form and before the search for vague phrases.
 _ISO_INSTANT = re.compile(
     r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})[T ](?P<H>\d{2}):(?P<M>\d{2})"
-    r"(?::(?P<S>\d{2})(?:\.(?P<frac>\d{1,6}))?)?(?P<off>Z|[+-]\d{2}:?\d{2})?(?![\w:])",
+    r"(?::(?P<S>\d{2})(?:[.,](?P<frac>\d+))?)?"
+    r"(?P<off>Z|[+-]\d{2}(?::?\d{2})?|\s?(?:UTC|GMT)(?![+-]\d))?"
+    # Not followed by more of a time it does not read (a seconds offset, a zone name): the
+    # rest would be dropped and the instant read in the company's zone.
+    r"(?![\w:]|[.,+-]\d|\s?(?-i:[A-Z]{3,5})\b)",
     re.I,
 )
 _ISO_DAY = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b(?!-)")
@@ -240,7 +244,7 @@ def _read_instants(text: str, now: datetime, tz: str) -> tuple[str, Found | Vagu
                 int(m["H"]),
                 int(m["M"]),
                 int(m["S"] or 0),
-                int((m["frac"] or "0").ljust(6, "0")),
+                int((m["frac"] or "0").ljust(6, "0")[:6]),
             )
         except ValueError:
             return text, VagueDate(m.group(0), "it is not a time on the calendar")
@@ -248,7 +252,7 @@ def _read_instants(text: str, now: datetime, tz: str) -> tuple[str, Found | Vagu
             return text, VagueDate(m.group(0), "it is not a time on the calendar")
         if offset is None:
             moment = base.replace(tzinfo=zone(tz))
-        elif offset.upper() == "Z":
+        elif offset.strip().upper() in ("Z", "UTC", "GMT"):
             moment = base.replace(tzinfo=UTC)
         else:
             hours, minutes = int(offset[1:3]), int(_colon(offset)[4:6])
@@ -372,7 +376,7 @@ def _day(year: int, month: int, dom: int) -> date | None:
 
 
 def _colon(offset: str) -> str:
-    return offset if ":" in offset else f"{offset[:3]}:{offset[3:]}"
+    return offset if ":" in offset else f"{offset[:3]}:{offset[3:] or '00'}"
 
 
 def _blank(text: str, pattern: re.Pattern[str]) -> str:
