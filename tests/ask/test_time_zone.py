@@ -10,10 +10,9 @@ from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
 from tests.ingest.corpus_builder import ORG, md, write_corpus
 
-DIRECTORY = md(
-    {"id": "dir-1", "kind": "service_directory", "at": "2026-09-01T08:00:00Z", "author": "cy"},
-    "| Service | Owner |\n| --- | --- |\n| Billing Gateway | Ana Ruiz |\n",
-)
+DIRECTORY_FRONT = {"id": "dir-1", "kind": "service_directory", "at": "2026-09-01T08:00:00Z"}
+DIRECTORY_BODY = "| Service | Owner |\n| --- | --- |\n| Billing Gateway | Ana Ruiz |\n"
+DIRECTORY = md({**DIRECTORY_FRONT, "author": "cy"}, DIRECTORY_BODY)
 # 20:00 UTC on the 14th is already 03:00 on the 15th in Bangkok.
 TRANSFER = md(
     {"id": "CC-1", "kind": "change_control", "at": "2026-10-13T09:00:00Z",
@@ -45,3 +44,24 @@ def test_the_same_day_ends_at_different_instants(
         store, settings, "Who owned the billing gateway on 2026-10-14?", now="2026-10-20T12:00:00Z"
     )
     assert answer.as_of == "2026-10-14T23:59:59.999+07:00"
+
+
+def test_a_change_in_the_repeated_last_hour_of_a_day_counts_for_that_day(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """In Santiago the clocks turn back from 00:00 on 5 April 2026 to 23:00 on the 4th, so
+    23:30-04:00 is still the 4th (its second 23:30)."""
+    late = md(
+        {"id": "CC-1", "kind": "change_control", "at": "2026-04-04T23:30:00-04:00",
+         "author": "cy", "about": ["billing-gateway"]},
+        "Ownership of the billing gateway transfers from Ana Ruiz to Bo Lind.",
+    )  # fmt: skip
+    directory = md({**DIRECTORY_FRONT, "at": "2026-03-01T08:00:00Z"}, DIRECTORY_BODY)
+    santiago = {**ORG, "timezone": "America/Santiago"}
+    ingest(
+        store,
+        write_corpus(tmp_path, {"dir.md": directory, "cc.md": late}, org=santiago),
+        settings,
+    )
+    assert owner_on(store, settings, "2026-04-04") == "bo"
+    assert owner_on(store, settings, "2026-04-03") == "ana"

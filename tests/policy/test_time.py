@@ -4,6 +4,7 @@ vague is refused and never silently answered as of now."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -211,6 +212,27 @@ def test_a_day_is_the_end_of_that_day_in_the_company_time_zone() -> None:
     assert reading.as_of.utcoffset() == timedelta(hours=7)
     assert reading.as_of.astimezone(UTC) == datetime(2026, 9, 25, 16, 59, 59, 999000, tzinfo=UTC)
     assert format_instant(reading.as_of, "Asia/Bangkok") == "2026-09-25T23:59:59.999+07:00"
+
+
+@pytest.mark.parametrize(
+    ("tz", "day", "last_utc"),
+    [
+        # Clocks turn back from 00:00 to 23:00 of the day before: its last hour comes twice.
+        ("America/Santiago", date(2026, 4, 4), datetime(2026, 4, 5, 3, 59, 59, 999000, UTC)),
+        ("Asia/Beirut", date(2026, 10, 24), datetime(2026, 10, 24, 21, 59, 59, 999000, UTC)),
+        # Clocks skip from 00:00 to 01:00 of the next day: the day ends an hour early.
+        ("America/Santiago", date(2026, 9, 5), datetime(2026, 9, 6, 3, 59, 59, 999000, UTC)),
+        ("Europe/London", date(2026, 10, 25), datetime(2026, 10, 25, 23, 59, 59, 999000, UTC)),
+    ],
+)
+def test_a_day_ends_at_its_last_instant_when_the_clocks_change(
+    tz: str, day: date, last_utc: datetime
+) -> None:
+    end = end_of_day(day, tz).astimezone(UTC)  # a repeated hour's second pass (fold=1)
+    assert end == last_utc  # compares unequal to any other zone: compared in UTC
+    assert end + timedelta(milliseconds=1) == datetime.combine(
+        day + timedelta(days=1), datetime.min.time(), tzinfo=ZoneInfo(tz)
+    ).astimezone(UTC)
 
 
 def test_yesterday_is_read_in_the_company_time_zone() -> None:

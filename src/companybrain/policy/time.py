@@ -168,9 +168,11 @@ def off_calendar(moment: datetime) -> str | None:
 
 
 def end_of_day(day: date, tz: str = "UTC") -> datetime:
-    """The last millisecond of `day` in the time zone `tz`."""
+    """The last millisecond of `day` in the time zone `tz`. Counted back from the next
+    day's start as an instant: on a clock a day's last hour can repeat (Santiago, Beirut
+    turn back at midnight), and a step back on the wall clock lands in its first pass."""
     start_next = datetime.combine(day + timedelta(days=1), time(0), tzinfo=zone(tz))
-    return start_next - timedelta(milliseconds=1)
+    return (start_next.astimezone(UTC) - timedelta(milliseconds=1)).astimezone(zone(tz))
 
 
 def format_instant(moment: datetime, tz: str = "UTC") -> str:
