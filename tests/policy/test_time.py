@@ -235,6 +235,23 @@ def test_a_day_ends_at_its_last_instant_when_the_clocks_change(
     ).astimezone(UTC)
 
 
+@pytest.mark.parametrize(
+    ("written", "why"),
+    [
+        ("2026-11-01T01:30", "comes twice"),  # 01:30 EDT, then 01:30 EST
+        ("2026-03-08 02:30", "does not exist"),  # 02:00 EST is 03:00 EDT
+    ],
+)
+def test_a_wall_clock_instant_the_clocks_repeat_or_skip_is_refused(written: str, why: str) -> None:
+    """Without an offset it is read in the company's zone, where it is two instants an hour
+    apart, or none: reading it as one of them picked an owner for a time not asked."""
+    reading = vague(f"Who owned it at {written}?", tz="America/New_York")
+    assert reading.phrase == written
+    assert why in reading.reason and "offset" in reading.reason
+    offset = "-05:00" if why == "comes twice" else "-04:00"
+    assert read(f"Who owned it at {written.replace(' ', 'T')}:00{offset}?").phrase
+
+
 def test_yesterday_is_read_in_the_company_time_zone() -> None:
     # 20 October 20:00 UTC is already 21 October in Bangkok.
     late = datetime(2026, 10, 20, 20, 0, tzinfo=UTC)

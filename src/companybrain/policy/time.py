@@ -254,6 +254,9 @@ def _read_instants(text: str, now: datetime, tz: str) -> tuple[str, Found | Vagu
             return text, VagueDate(m.group(0), "it is not a time on the calendar")
         if offset is None:
             moment = base.replace(tzinfo=zone(tz))
+            problem = _not_one_instant(moment, tz)
+            if problem:
+                return text, VagueDate(m.group(0), problem)
         elif offset.strip().upper() in ("Z", "UTC", "GMT"):
             moment = base.replace(tzinfo=UTC)
         else:
@@ -375,6 +378,18 @@ def _day(year: int, month: int, dom: int) -> date | None:
         return date(year, month, dom)
     except ValueError:
         return None
+
+
+def _not_one_instant(local: datetime, tz: str) -> str | None:
+    """Why a wall-clock time without an offset names no single instant in `tz` (the hour
+    the clocks skip, or the one they repeat), or None."""
+    if local.astimezone(UTC).astimezone(local.tzinfo).replace(tzinfo=None) != local.replace(
+        tzinfo=None
+    ):
+        return f"that time does not exist in {tz} (the clocks skip it); add its UTC offset"
+    if local.replace(fold=1).utcoffset() != local.utcoffset():
+        return f"that time comes twice in {tz} (the clocks turn back); add its UTC offset"
+    return None
 
 
 def _colon(offset: str) -> str:
