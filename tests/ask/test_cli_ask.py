@@ -63,6 +63,7 @@ def test_json_flags_and_errors(run_cli: Any) -> None:
     for args, field in (
         (["--as", "nobody"], "--as"),
         (["--now", "2026-10-20"], "--now"),
+        (["--now", "2026-10-20T12:00:00+02:60"], "--now"),  # not read as +03:00
         (["--as-of", "last week"], "--as-of"),
     ):
         bad = run_cli("ask", *args, "Who owns the billing gateway?")

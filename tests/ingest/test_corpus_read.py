@@ -105,6 +105,23 @@ def test_every_bad_input_is_named_and_the_rest_is_still_read(tmp_path: Path) -> 
     assert "unknown kind 'podcast'" in warning.message and "odd-kind.md" in warning.where
 
 
+def test_a_time_whose_offset_is_off_the_clock_is_rejected_not_shifted(tmp_path: Path) -> None:
+    """Python reads +02:60 as +03:00 and +02:99 as +03:39: the record was stored at an
+    instant its author never wrote, and cited with that offset."""
+    front = {"kind": "change_control", "author": "ana", "about": ["billing-gateway"]}
+    records = {
+        "a.md": md({**front, "id": "CC-1", "at": "2026-10-14T12:00:00+02:60"}, "text"),
+        "b.md": md({**front, "id": "CC-2", "at": "2026-10-14T12:00:00+02:00:75"}, "text"),
+        "c.md": md({**front, "id": "CC-3", "at": "2026-10-14T12:00:00+05:45"}, "text"),
+    }
+    line = {"id": "msg-1", "kind": "chat", "at": "2026-10-14T12:00:00-0599", "text": "hi"}
+    result = read_corpus(write_corpus(tmp_path, records, jsonl=[line]))
+    assert [r.id for r in result.records] == ["CC-3"]
+    reasons = sorted(p.message for p in result.rejected)
+    assert len(reasons) == 3
+    assert all(r.startswith("at: time") and "past 59" in r for r in reasons), reasons
+
+
 def test_a_single_file_needs_an_organisation(tmp_path: Path) -> None:
     path = tmp_path / "cc.md"
     path.write_text(GOOD)

@@ -25,6 +25,7 @@ from companybrain.policy.time import (
     VagueDate,
     format_instant,
     off_calendar,
+    offset_problem,
     parse_as_of,
     parse_question_time,
 )
@@ -53,6 +54,9 @@ def parse_now(value: str | datetime | None, field: str = "--now") -> datetime:
             moment = datetime.fromisoformat(value.strip().replace("z", "Z"))
         except ValueError as exc:
             raise InputError(f"{field}: {value!r} is not an ISO 8601 time") from exc
+        problem = offset_problem(value)
+        if problem:
+            raise InputError(f"{field}: {value!s}: {problem}")
     else:
         raise InputError(f"{field}: expected an ISO 8601 time, got {type(value).__name__}")
     if moment.tzinfo is None or moment.utcoffset() is None:

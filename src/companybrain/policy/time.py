@@ -167,6 +167,19 @@ def off_calendar(moment: datetime) -> str | None:
     return f"it is outside the years {_FIRST_YEAR:04d} to {_LAST_YEAR} (UTC)"
 
 
+_TRAILING_OFFSET = re.compile(r"[+-]\d{2}:?(\d{2})(?::?(\d{2})(?:\.\d+)?)?$")
+
+
+def offset_problem(text: str) -> str | None:
+    """Why the UTC offset that ends the ISO 8601 time `text` is not one on a clock (minutes
+    or seconds past 59), or None. datetime.fromisoformat carries the excess over into the
+    hour, so that +02:60 would be read as +03:00 and +02:99 as +03:39."""
+    m = _TRAILING_OFFSET.search(text.strip())
+    if m and any(int(part) > 59 for part in m.groups() if part):
+        return f"its UTC offset {m.group(0)} has minutes or seconds past 59"
+    return None
+
+
 def end_of_day(day: date, tz: str = "UTC") -> datetime:
     """The last millisecond of `day` in the time zone `tz`. Counted back from the next
     day's start as an instant: on a clock a day's last hour can repeat (Santiago, Beirut
