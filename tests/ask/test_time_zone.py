@@ -21,6 +21,9 @@ TRANSFER = md(
 )  # fmt: skip
 
 
+NOW = "2026-10-20T12:00:00Z"
+
+
 def owner_on(store: Store, settings: Settings, day: str) -> str:
     answer = ask(
         store, settings, f"Who owned the billing gateway on {day}?", now="2026-10-20T12:00:00Z"
@@ -65,3 +68,26 @@ def test_a_change_in_the_repeated_last_hour_of_a_day_counts_for_that_day(
     )
     assert owner_on(store, settings, "2026-04-04") == "bo"
     assert owner_on(store, settings, "2026-04-03") == "ana"
+
+
+def test_record_times_are_cited_as_written_not_padded_to_microseconds(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    transfer = md(
+        {"id": "CC-1", "kind": "change_control", "at": "2026-10-12T10:00:00.5Z",
+         "effective_at": "2026-10-13T06:00:00.25+07:00", "about": ["billing-gateway"]},
+        "Ownership of the billing gateway transfers from Ana Ruiz to Bo Lind.",
+    )  # fmt: skip
+    finer = md(
+        {"id": "CC-2", "kind": "change_control", "at": "2026-10-12T10:00:00.123456Z",
+         "about": ["search-index"]},
+        "Ownership of the search index transfers from Ana Ruiz to Bo Lind.",
+    )  # fmt: skip
+    ingest(store, write_corpus(tmp_path, {"a.md": transfer, "b.md": finer}), settings)
+    [cited] = ask(store, settings, "Who owns the billing gateway?", now=NOW).citations
+    assert (cited.at, cited.effective_at) == (
+        "2026-10-12T10:00:00.500Z",
+        "2026-10-13T06:00:00.250+07:00",
+    )
+    [cited] = ask(store, settings, "Who owns the search index?", now=NOW).citations
+    assert cited.at == "2026-10-12T10:00:00.123456Z"

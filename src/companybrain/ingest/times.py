@@ -44,6 +44,10 @@ def to_ms(moment: datetime) -> int:
 
 
 def iso(moment: datetime) -> str:
-    """ISO text keeping the offset it was written in (Z for UTC)."""
-    text = moment.isoformat()
+    """ISO text keeping the offset it was written in (Z for UTC); a fraction of a second in
+    milliseconds (.500, as answers print their times), in microseconds only when finer."""
+    micro = moment.microsecond
+    text = moment.isoformat(
+        timespec="auto" if micro % 1000 else "milliseconds" if micro else "seconds"
+    )
     return text[:-6] + "Z" if text.endswith("+00:00") else text
