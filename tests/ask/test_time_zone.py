@@ -91,3 +91,25 @@ def test_record_times_are_cited_as_written_not_padded_to_microseconds(
     )
     [cited] = ask(store, settings, "Who owns the search index?", now=NOW).citations
     assert cited.at == "2026-10-12T10:00:00.123456Z"
+
+
+def test_a_record_written_after_now_does_not_count(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """CC-2 is written on 25 October and backdates the transfer to the 10th. Asked with the
+    clock at 20 October (today, or any day before) it was not written yet."""
+    backdated = md(
+        {"id": "CC-2", "kind": "change_control", "at": "2026-10-25T09:00:00Z",
+         "effective_at": "2026-10-10T09:00:00Z", "about": ["billing-gateway"]},
+        "Ownership of the billing gateway transfers from Ana Ruiz to Bo Lind.",
+    )  # fmt: skip
+    ingest(store, write_corpus(tmp_path, {"dir.md": DIRECTORY, "cc.md": backdated}), settings)
+    for question in ("Who owns the billing gateway?", "Who owns the billing gateway today?"):
+        answer = ask(store, settings, question, now=NOW)
+        assert answer.result == {"owner": {"id": "ana", "name": "Ana Ruiz"}}, question
+        assert [c.record for c in answer.citations] == ["dir-1"]
+    assert owner_on(store, settings, "2026-10-15") == "ana"
+    later = ask(
+        store, settings, "Who owned the billing gateway on 2026-10-15?", now="2026-10-26T00:00:00Z"
+    )
+    assert later.result == {"owner": {"id": "bo", "name": "Bo Lind"}}

@@ -62,6 +62,22 @@ def test_claims_that_take_effect_later_are_ignored() -> None:
     assert {p.evidence.record for p in decision.ignored} == {"CC-1047", "msg-038"}
 
 
+def test_a_record_written_after_the_clock_is_ignored_whenever_it_takes_effect() -> None:
+    """A change control written on 25 October that backdates the transfer to the 14th: read
+    with the clock at 20 October it did not exist yet; with the clock after it, it counts."""
+    backdated = claim(
+        "CC-1050", "change_control", 90, "2026-10-14T11:00:00Z", "kofi",
+        at="2026-10-25T09:00:00Z", at_ms=ms("2026-10-25T09:00:00Z"),
+    )  # fmt: skip
+    decision = decide("billing-gateway", [DIRECTORY, backdated], LATER, now_ms=LATER)
+    assert decision.owner == "ines"
+    assert [(p.evidence.record, p.why) for p in decision.ignored] == [
+        ("CC-1050", "written later (2026-10-25T09:00:00Z)")
+    ]
+    after = ms("2026-10-26T00:00:00Z")
+    assert decide("billing-gateway", [DIRECTORY, backdated], LATER, now_ms=after).owner == "kofi"
+
+
 def test_a_claim_at_the_very_instant_counts() -> None:
     assert decide("billing-gateway", ORION, ms("2026-10-14T11:00:00Z")).owner == "kofi"
     assert decide("billing-gateway", ORION, ms("2026-10-14T10:59:59.999Z")).owner == "ines"

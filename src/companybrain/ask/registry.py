@@ -170,7 +170,7 @@ def _company(
 
 def _time(as_of: Any, clock: datetime, tz: str) -> QuestionTime | VagueDate:
     if not as_of:
-        return QuestionTime(as_of=clock.astimezone(UTC))
+        return QuestionTime(as_of=clock.astimezone(UTC), now=clock)
     return parse_as_of(str(as_of), clock, tz)
 
 

@@ -121,7 +121,12 @@ def service_decision(ctx: AskContext, service: str) -> ownership.OwnershipDecisi
     texts = ask_q.records_text(ctx.store, unsure) if unsure else {}
     seen = _check_quotes(seen, exact, texts)
     return ownership.decide(
-        service, seen, ctx.time.as_of_ms, capped=capped, cap=ctx.settings.row_cap
+        service,
+        seen,
+        ctx.time.as_of_ms,
+        capped=capped,
+        cap=ctx.settings.row_cap,
+        now_ms=ctx.time.now_ms,
     )
 
 
@@ -134,6 +139,7 @@ def _evidence(row: Row) -> ownership.Evidence:
         kind=row.get("kind"),
         authority=row.get("authority"),
         at=row.get("at"),
+        at_ms=row.get("at_ms"),
         effective_at=row.get("effective_at"),
         effective_ms=row.get("effective_ms"),
         owner=row.get("owner"),

@@ -3,7 +3,8 @@
 Ownership is a claim made by a source, never a property of the service. The rules, each a
 small function that returns its reason (None when it does not apply):
 
-1. a claim that takes effect after the question's time is ignored;
+1. a claim that takes effect after the question's time is ignored, and so is one from a
+   record written after the clock the question is read against (`--now`);
 2. a claim lacking its source, owner, authority or time refuses MISSING_PROVENANCE;
 3. the highest authority wins, then the latest effective instant (instants, not text);
 4. a winning claim whose owner org.yaml does not list (a name only) refuses
@@ -40,6 +41,7 @@ class Evidence:
     kind: str | None = None
     authority: int | None = None
     at: str | None = None
+    at_ms: int | None = None
     effective_at: str | None = None
     effective_ms: int | None = None
     owner: str | None = None
@@ -67,7 +69,7 @@ class OwnershipDecision:
     reason: str
     cited: tuple[Evidence, ...] = ()  # what the answer rests on, or what a refusal is about
     outranked: tuple[Passed, ...] = ()
-    ignored: tuple[Passed, ...] = field(default=(), repr=False)  # not yet in effect
+    ignored: tuple[Passed, ...] = field(default=(), repr=False)  # not yet in effect or written
 
     @property
     def answered(self) -> bool:
@@ -94,7 +96,11 @@ def hit_row_cap(capped: bool, cap: int) -> str | None:
     return None
 
 
-def not_yet_in_effect(row: Evidence, as_of_ms: int) -> str | None:
+def not_yet_in_effect(row: Evidence, as_of_ms: int, now_ms: int | None = None) -> str | None:
+    """`now_ms`: the clock. A record written after it (a retroactive change control read
+    with an earlier --now) was not there to say anything then."""
+    if now_ms is not None and row.at_ms is not None and row.at_ms > now_ms:
+        return f"written later ({row.at})"
     if row.effective_ms is not None and row.effective_ms > as_of_ms:
         return f"takes effect later ({row.effective_at})"
     return None
@@ -170,18 +176,22 @@ def decide(
     capped: bool = False,
     cap: int = 50,
     min_authority: int = MIN_AUTHORITY,
+    now_ms: int | None = None,
 ) -> OwnershipDecision:
     """The ownership decision for `service` at `as_of_ms` from its claims (already filtered
-    by what the asker may see). `capped` says the evidence query hit its row cap."""
+    by what the asker may see), read at the clock `now_ms` (None: every record counts).
+    `capped` says the evidence query hit its row cap."""
     claims = [r for r in rows if r.claim is not None or r.record is not None]
     reason = hit_row_cap(capped, cap)
     if reason:
         return OwnershipDecision(service, RefusalCode.ROW_CAP, reason, cited=tuple(claims))
 
     ignored = tuple(
-        Passed(r, why) for r in claims if (why := not_yet_in_effect(r, as_of_ms)) is not None
+        Passed(r, why)
+        for r in claims
+        if (why := not_yet_in_effect(r, as_of_ms, now_ms)) is not None
     )
-    current = [r for r in claims if not_yet_in_effect(r, as_of_ms) is None]
+    current = [r for r in claims if not_yet_in_effect(r, as_of_ms, now_ms) is None]
 
     gaps = [(r, why) for r in current if (why := missing_provenance(r)) is not None]
     if gaps:

@@ -119,15 +119,21 @@ _VAGUE = [
 @dataclass(frozen=True)
 class QuestionTime:
     """The instant a question is about. `phrase` is the text it was read from (None when
-    the question named no time and it is about `now`); `day` is set for a day."""
+    the question named no time and it is about `now`); `day` is set for a day. `now` is
+    the clock it was read against (None: not known, every record counts)."""
 
     as_of: datetime
     phrase: str | None = None
     day: date | None = None
+    now: datetime | None = None
 
     @property
     def as_of_ms(self) -> int:
         return to_ms(self.as_of)
+
+    @property
+    def now_ms(self) -> int | None:
+        return to_ms(self.now) if self.now is not None else None
 
 
 @dataclass(frozen=True)
@@ -228,8 +234,8 @@ def parse_question_time(
         return VagueDate(" and ".join(p for p, _, _ in found), "it names more than one time")
     if found:
         phrase, moment, day = found[0]
-        return QuestionTime(as_of=moment, phrase=phrase, day=day)
-    return QuestionTime(as_of=now.astimezone(UTC))
+        return QuestionTime(as_of=moment, phrase=phrase, day=day, now=now)
+    return QuestionTime(as_of=now.astimezone(UTC), now=now)
 
 
 def parse_as_of(value: str, now: datetime, tz: str = "UTC") -> TimeReading:

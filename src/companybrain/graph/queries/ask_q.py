@@ -110,8 +110,9 @@ _EVIDENCE = (
     "WHERE $everyone OR src IS NULL OR src.acl IS NULL OR any(g IN src.acl WHERE g IN $groups) "
     "RETURN svc.id AS service, claim.id AS claim, claim.effective_at AS effective_at, "
     "claim.effective_ms AS effective_ms, src.id AS record, src.kind AS kind, "
-    "src.authority AS authority, src.at AS at, src.acl AS acl, att.quote AS quote, "
-    "owner.id AS owner, owner.name AS owner_name, claim.unlisted_owner AS unlisted_owner "
+    "src.authority AS authority, src.at AS at, src.at_ms AS at_ms, src.acl AS acl, "
+    "att.quote AS quote, owner.id AS owner, owner.name AS owner_name, "
+    "claim.unlisted_owner AS unlisted_owner "
 )
 _EVIDENCE_ORDER = "ORDER BY claim.effective_ms, src.id LIMIT $limit"
 

@@ -165,7 +165,7 @@ def _owner_answer(
 ) -> Answer:
     catalog = catalog or load_catalog(store, asker.viewer)
     question = f"Who owns {entity.name}?"
-    ctx = AskContext(store, settings, catalog, asker.viewer, question, QuestionTime(now))
+    ctx = AskContext(store, settings, catalog, asker.viewer, question, QuestionTime(now, now=now))
     return owner_of(ctx, entity)
 
 
