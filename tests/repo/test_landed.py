@@ -3,10 +3,14 @@ per first-parent merge, `git rev-list ^FIRST-PARENT OTHER-PARENT` is what it bro
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
-from companybrain.repo import landed
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import repo_read
+from companybrain.repo import history, landed
+from companybrain.repo.ingest import ingest_repo
 from tests.repo.gitrepo import GitRepo
 
 ANN = ("Ann Lee", "ann@example.com")
@@ -80,3 +84,34 @@ def test_one_pass_landing_matches_the_definition(tmp_path: Path) -> None:
         assert row["landed_at"] == dates[row["landed_by"]]
     brought = list(landed._whole_history(r.root, r.head(), mainline=False))
     assert brought == [row for row in rows if not row["mainline"]]
+
+
+def test_a_commit_whose_offset_no_clock_has_is_read_at_its_instant(
+    store: Store, tmp_path: Path
+) -> None:
+    """Git stores a commit's offset as written, and old imports and broken tools wrote
+    +9959 or -2460; `git log` prints them as they are (2026-09-25T18:12:20+99:59). Python
+    makes no offset of a day or more, and `brain ingest-repo` stopped on the whole
+    repository with 'unexpected ValueError'."""
+    r = GitRepo(tmp_path)
+    root = r.commit("root", "2026-09-01T09:00:00+00:00", ANN)
+    r.write("b.txt", "b")
+    raw = (
+        f"tree {r.git('write-tree')}\nparent {root}\n"
+        "author Ann Lee <ann@example.com> 1790000000 +9959\n"
+        "committer Ann Lee <ann@example.com> 1790000060 -2460\n\nodd offsets\n"
+    )
+    made = subprocess.run(
+        ["git", "hash-object", "-t", "commit", "-w", "--stdin"],
+        cwd=tmp_path, input=raw, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    odd = made.stdout.strip()
+    r.git("update-ref", "refs/heads/main", odd)
+    assert r.git("log", "-1", "--format=%aI %cI").split() == [
+        "2026-09-25T18:12:20+99:59",
+        "2026-09-20T13:14:20-24:60",
+    ]
+    ingest_repo(store, tmp_path)
+    stored = repo_read.commit(store, odd)
+    assert stored is not None and stored["landed_ms"] == 1_790_000_060_000
+    assert history.iso_ms("2026-09-25T18:12:20+99:59") == 1_790_000_000_000

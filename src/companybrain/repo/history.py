@@ -6,8 +6,9 @@ removed) of every commit, separated by NUL bytes so that any path survives."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -67,9 +68,22 @@ class CommitInfo(NamedTuple):
         return self.message.strip().splitlines()[0] if self.message.strip() else ""
 
 
+_OFFSET = re.compile(r"(?P<local>.+)(?P<sign>[+-])(?P<h>\d{2}):(?P<m>\d{2})")
+
+
 def iso_ms(text: str) -> int:
-    """Epoch milliseconds of an ISO 8601 time with offset (as git prints %aI)."""
-    moment = datetime.fromisoformat(text)
+    """Epoch milliseconds of an ISO 8601 time with offset (as git prints %aI). Git keeps the
+    offset a commit was written with even when no clock has it (+99:59 or +24:60, from a
+    broken tool or an import); the instant is still its local time less that offset."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        odd = _OFFSET.fullmatch(text)
+        if odd is None:
+            raise
+        offset = timedelta(hours=int(odd["h"]), minutes=int(odd["m"]))
+        local = datetime.fromisoformat(odd["local"]).replace(tzinfo=UTC)
+        moment = local - offset if odd["sign"] == "+" else local + offset
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return int(moment.timestamp() * 1000)
