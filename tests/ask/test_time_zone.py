@@ -113,3 +113,26 @@ def test_a_record_written_after_now_does_not_count(
         store, settings, "Who owned the billing gateway on 2026-10-15?", now="2026-10-26T00:00:00Z"
     )
     assert later.result == {"owner": {"id": "bo", "name": "Bo Lind"}}
+
+
+def test_who_knows_today_leaves_out_what_is_written_after_now(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """'today' runs to the end of the day, but a ticket resolved this evening, read with
+    the clock at noon, has not been written yet."""
+    front = {"kind": "ticket", "status": "resolved", "about": ["search-index"]}
+    records = {
+        "t1.md": md({**front, "id": "T-1", "at": "2026-10-19T09:00:00Z", "resolved_by": "ana"},
+                    "Reindexed the search index."),
+        "t2.md": md({**front, "id": "T-2", "at": "2026-10-20T18:00:00Z", "resolved_by": "bo"},
+                    "Reindexed the search index again."),
+        "t3.md": md({**front, "id": "T-3", "at": "2026-10-20T19:00:00Z", "resolved_by": "bo"},
+                    "And again."),
+    }  # fmt: skip
+    ingest(store, write_corpus(tmp_path, records), settings)
+    noon = ask(store, settings, "Who knows about the search index today?", now=NOW)
+    assert [e["id"] for e in noon.result["experts"]] == ["ana"], noon.result
+    evening = ask(
+        store, settings, "Who knows about the search index today?", now="2026-10-20T20:00:00Z"
+    )
+    assert evening.result["experts"][0]["id"] == "bo"

@@ -212,7 +212,7 @@ def who_knows(ctx: AskContext, subject: Entity) -> Answer:
     subjects = [subject.id, *subject.extra.get("services", [])]
     rows = [
         r
-        for r in ask_q.expertise_paths(ctx.store, subjects, ctx.time.as_of_ms)
+        for r in ask_q.expertise_paths(ctx.store, subjects, ctx.time.written_by_ms)
         if can_see(r.get("acl"), ctx.viewer) and can_see(r.get("via_acl"), ctx.viewer)
     ]
     paths = [

@@ -135,6 +135,13 @@ class QuestionTime:
     def now_ms(self) -> int | None:
         return to_ms(self.now) if self.now is not None else None
 
+    @property
+    def written_by_ms(self) -> int:
+        """The last instant a record may have been written and count: the question's time
+        ("today" runs to the day's end), but never past the clock."""
+        now_ms = self.now_ms
+        return self.as_of_ms if now_ms is None else min(self.as_of_ms, now_ms)
+
 
 @dataclass(frozen=True)
 class VagueDate:
