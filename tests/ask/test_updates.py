@@ -5,6 +5,7 @@ time; asking about the day before still gives the earlier owner."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,8 @@ from click.testing import Result
 
 from companybrain.brain import Brain
 from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import ask_q
 from tests.ask.conftest import DEMO, NOW
 from tests.ingest.corpus_builder import md
 
@@ -98,3 +101,18 @@ def test_a_typed_record_claiming_change_control_is_stored_as_chat(
     assert answer["result"]["owner"]["id"] == "kofi"
     typed = next(o for o in answer["outranked"] if o["record"] == "typed-1")
     assert typed["kind"] == "chat" and typed["authority"] == 35
+
+
+def test_a_record_typed_now_is_cited_to_the_millisecond(run_cli: Any, settings: Settings) -> None:
+    """Without --now a typed record was stored at the clock's microsecond and cited as
+    2026-11-30T08:14:07.259255Z, where every other time prints milliseconds at most."""
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    added = run_cli("add", "Nadia Petrov owns the search index.", "--as", "nadia", "--id", "t-1")
+    assert added.exit_code == 0, added.output
+    store = Store(settings)
+    try:
+        rows, _ = ask_q.owner_evidence(store, "search-index", 50)
+    finally:
+        store.close()
+    [row] = [r for r in rows if r["record"] == "t-1"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{3})?Z", row["at"]), row["at"]

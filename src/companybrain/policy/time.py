@@ -168,6 +168,13 @@ def zone(tz: str) -> ZoneInfo:
         raise ValueError(f"{tz!r} is not an IANA time zone name") from exc
 
 
+def clock_now() -> datetime:
+    """The real time to the millisecond, the precision every time is compared and printed
+    at: a record typed now is cited at 08:14:07.259Z, not 08:14:07.259255Z."""
+    moment = datetime.now(UTC)
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+
+
 def to_ms(moment: datetime) -> int:
     return int(moment.astimezone(UTC).timestamp() * 1000)
 

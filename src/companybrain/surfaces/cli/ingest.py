@@ -6,7 +6,6 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -146,9 +145,10 @@ def add_cmd(
     whatever kind it claims, then checked like everything else."""
     from companybrain.ingest.records import check_typed
     from companybrain.ingest.times import TimeProblem, parse_instant
+    from companybrain.policy.time import clock_now
 
     try:
-        at = parse_instant(now, "--now") if now else datetime.now(UTC)
+        at = parse_instant(now, "--now") if now else clock_now()
     except TimeProblem as exc:
         raise InputError(str(exc)) from exc
     rid = record_id or f"typed-{at.strftime('%Y%m%dT%H%M%S')}-{author}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 
 from companybrain.ask.engine import viewer_for
 from companybrain.board.options import board_graph
@@ -15,6 +15,7 @@ from companybrain.config import Settings
 from companybrain.errors import InputError
 from companybrain.graph.connection import Store
 from companybrain.policy.access import Viewer
+from companybrain.policy.time import clock_now
 
 
 class NotFound(InputError):
@@ -92,4 +93,4 @@ class WebContext:
 
 
 def now_utc() -> datetime:
-    return datetime.now(UTC)
+    return clock_now()
