@@ -364,3 +364,40 @@ def test_a_model_that_fails_mid_loop_leaves_the_evidence_and_the_reason(
     assert data["reason"].startswith("the model failed at step 2: the model endpoint failed")
     assert [c["record"] for c in data["citations"]] == ["CC-1047"]
     assert "CC-1047" in data["answer"]
+
+
+def test_the_agent_answers_for_the_day_asked_whatever_day_the_model_passes(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    """Kofi owns the billing gateway from 14 October, Ines before. The model called
+    owner_of without the question's day (or with another one) and the answer named Kofi
+    for 13 October, citing CC-1047."""
+    from companybrain.ask.agent import ask_agent
+
+    for question, as_of, call in (
+        ("Who owned BGW on 2026-10-13?", None, {"subject": "billing-gw"}),
+        ("Who owns BGW?", "2026-10-13", {"subject": "billing-gw"}),
+        ("Who owned BGW on 2026-10-13?", None, {"subject": "billing-gw", "as_of": "2026-10-19"}),
+    ):
+        model_server.play(tool_call("owner_of", call), text("Ines Halvorsen [dir-2026-09]."))
+        seen: list[Step] = []
+        ask_agent(
+            demo, model_settings, question, now=NOW, as_of=as_of, on_step=seen.append,
+            max_steps=4,
+        )  # fmt: skip
+        [step] = seen
+        assert step.answer is not None and step.answer.as_of == "2026-10-13T23:59:59.999Z"
+        assert step.answer.result == {"owner": {"id": "ines", "name": "Ines Halvorsen"}}
+
+
+def test_a_vague_date_is_refused_before_the_model_picks_a_day_for_it(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    """A model given "3 weeks ago" would pick a day itself (owner_of with as_of
+    2026-09-29) and be answered for it. Nothing is scripted: the model is not asked."""
+    from companybrain.ask.agent import ask_agent
+
+    out = ask_agent(demo, model_settings, "Who owned BGW 3 weeks ago?", now=NOW, max_steps=4)
+    assert out.routed is not None and out.routed.refusal is not None
+    assert out.routed.refusal.code == RefusalCode.VAGUE_DATE
+    assert out.note is None and model_server.requests == []

@@ -25,6 +25,7 @@ from companybrain.policy.answer_checks import (
     evidence_from_answers,
     withheld,
 )
+from companybrain.policy.time import VagueDate
 
 DEFAULT_MAX_STEPS = 8
 # Tool calls run per model turn; more in one turn are answered with an error, not run.
@@ -96,7 +97,7 @@ class AgentAnswer:
     citations: list[Citation] = field(default_factory=list)
     outranked: list[Outranked] = field(default_factory=list)
     now: str | None = None
-    routed: Answer | None = None  # the routed answer, when no model was configured
+    routed: Answer | None = None  # the routed answer: no model configured, or a vague date
     note: str | None = None
 
     @property
@@ -286,15 +287,20 @@ def ask_agent(
     on_step: OnStep | None = None,
 ) -> AgentAnswer:
     """The agent loop over every read-only tool, as `brain ask --agent` and the API run it.
-    Without a model it says so and falls back to the routed answer."""
-    from companybrain.ask.engine import ask, parse_now, viewer_for
+    Without a model it says so and falls back to the routed answer. The time is code's to
+    read, as for a routed question: every company tool answers for the question's date
+    (or `as_of`, else the clock), whatever date the model passes, and a question whose
+    time is vague gets the routed answer, its VAGUE_DATE refusal."""
+    from companybrain.ask.engine import ask, parse_now, question_time, viewer_for
 
     question = question.strip()
     if not question:
         raise InputError("the question is empty")
     clock = parse_now(now)
-    viewer_for(store, as_person)  # an unknown --as is one clear error, model or not
-    if not settings.model_configured:
+    viewer = viewer_for(store, as_person)  # an unknown --as is one clear error, model or not
+    configured = settings.model_configured
+    when = question_time(store, question, clock, as_of, viewer) if configured else None
+    if when is None or isinstance(when, VagueDate):
         routed = ask(store, settings, question, now=clock, as_of=as_of, as_person=as_person)
         return AgentAnswer(
             question=question,
@@ -307,12 +313,12 @@ def ask_agent(
             outranked=list(routed.outranked),
             now=clock.isoformat(),
             routed=routed,
-            note=NO_MODEL_NOTE,
+            note=None if configured else NO_MODEL_NOTE,
         )
     asked = question if as_of is None else f"{question}\n\n(The question is about {as_of}.)"
     ro = ReadOnlyStore(settings, store.graph_name)
     try:
-        ctx = ToolContext(ro, settings, now=clock, as_person=as_person)
+        ctx = ToolContext(ro, settings, now=clock, as_person=as_person, time=when)
         out = run_agent(asked, ctx, read_only_tools(), max_steps=max_steps, on_step=on_step)
     finally:
         ro.close()

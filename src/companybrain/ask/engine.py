@@ -178,6 +178,14 @@ def run_tool(ctx: tools.AskContext, route: Route) -> Answer:
     return tools.person_or_team(ctx, route.subject)
 
 
+def question_time(
+    store: Store, question: str, clock: datetime, as_of: str | None, viewer: Viewer
+) -> QuestionTime | VagueDate:
+    """The time `question` is about as `ask` reads it (`as_of`, an InputError when vague,
+    overrides its own date text), for a caller that answers it another way (the agent)."""
+    return _question_time(question, clock, as_of, "--as-of", load_catalog(store, viewer))
+
+
 def _question_time(
     question: str, clock: datetime, as_of: str | None, field: str, catalog: Catalog
 ) -> QuestionTime | VagueDate:

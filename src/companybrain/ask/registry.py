@@ -66,6 +66,9 @@ class ToolContext:
     settings: Settings
     now: datetime | None = None
     as_person: str | None = None
+    # The time code read from the question (the agent's): company tools answer for it and
+    # ignore the `as_of` a model passes. None: each call's own `as_of` (an MCP client's).
+    time: QuestionTime | None = None
 
 
 ToolFn = Callable[[ToolContext, dict[str, Any]], Answer]
@@ -148,7 +151,7 @@ def _company(
     text = str(args.get(what, ""))
     question = f"{tool}: {text}"
     entity, refusal = resolve_entity(catalog, text, types)
-    when = _time(args.get("as_of"), _clock(ctx), catalog.timezone)
+    when = ctx.time or _time(args.get("as_of"), _clock(ctx), catalog.timezone)
     # Refusals are explained and dated as `brain ask` does them (engine._company_answer).
     if refusal is not None:
         as_of = (
