@@ -153,6 +153,16 @@ def test_an_instant_with_an_offset_off_the_clock_is_refused(offset: str) -> None
     assert "offset" in reading.reason
 
 
+def test_a_day_without_a_year_still_to_come_this_year_is_refused() -> None:
+    """Asked on 5 January 2027, "December 30" is most likely the one just past; it was
+    read as 30 December 2027 and answered with the owner of today's records."""
+    reading = vague(
+        "Who owned the billing gateway on December 30?", datetime(2027, 1, 5, tzinfo=UTC)
+    )
+    assert reading.phrase == "December 30" and "no year" in reading.reason
+    assert read("Who owned it on 5 Jan?", datetime(2027, 1, 5, tzinfo=UTC)).day == date(2027, 1, 5)
+
+
 def test_the_ambiguous_date_says_both_readings() -> None:
     assert "month 3 day 4 or day 3 month 4" in vague("on 3/4/2026").reason
 

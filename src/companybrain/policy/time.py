@@ -336,17 +336,21 @@ def _read_numeric_days(text: str, now: datetime, tz: str) -> tuple[str, Found | 
 
 def _read_named_days(text: str, now: datetime, tz: str) -> tuple[str, Found | VagueDate]:
     found: Found = []
-    this_year = now.astimezone(zone(tz)).year
+    today = now.astimezone(zone(tz)).date()
     for pattern in (_DAY_MONTH, _MONTH_DAY):  # day first: "25 Sep 26" is not "Sep 26"
         for m in pattern.finditer(text):
             written = (m["year"] or "").lstrip("'")
             if written and len(written) != 4:
                 why = "a two-digit year could be any century" if len(written) == 2 else ""
                 return text, VagueDate(m.group(0), why or "a year has four digits")
-            year = int(written) if written else this_year
+            year = int(written) if written else today.year
             day = _day(year, _MONTHS[m["mon"][:3].lower()], int(m["day"]))
             if day is None:
                 return text, VagueDate(m.group(0), "it is not a date on the calendar")
+            if not written and day > today:  # asked on 2 January, "December 30" is last year's
+                return text, VagueDate(
+                    m.group(0), f"it gives no year, and {day.isoformat()} is still to come"
+                )
             weekday = m["wd"]
             if weekday and _WEEKDAYS.index(weekday[:3].lower()) != day.weekday():
                 named = day.strftime("%A")
