@@ -69,6 +69,10 @@ def test_json_flags_and_errors(run_cli: Any) -> None:
         bad = run_cli("ask", *args, "Who owns the billing gateway?")
         assert bad.exit_code != 0
         assert isinstance(bad.exception, InputError) and field in str(bad.exception)
+    # The value came from the option, not from the question's text.
+    bad = run_cli("ask", "--as-of", "now", "Who owns the billing gateway?")
+    assert str(bad.exception).startswith('--as-of: "now": it is not a day or an instant')
+    assert "the question says" not in str(bad.exception)
 
 
 def test_the_command_prints_one_line_errors(cli_env: dict[str, str]) -> None:

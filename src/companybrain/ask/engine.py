@@ -195,7 +195,7 @@ def _question_time(
             raise InputError(f"{field}: {len(as_of):,} characters is not a day or an instant")
         reading = parse_as_of(as_of, clock, catalog.timezone)
         if isinstance(reading, VagueDate):
-            raise InputError(f"{field}: {reading.message}")
+            raise InputError(reading.given_as(field))
         return reading
     return parse_question_time(question, clock, catalog.timezone, names=catalog.names())
 

@@ -162,7 +162,7 @@ def _company(
     assert entity is not None
     if isinstance(when, VagueDate):
         answer = Answer.refused(
-            question, RefusalCode.VAGUE_DATE, f"as_of: {when.message}", tool=tool,
+            question, RefusalCode.VAGUE_DATE, when.given_as("as_of"), tool=tool,
             subject=entity.subject(),
         )  # fmt: skip
         return explain.explain(answer, catalog, None)

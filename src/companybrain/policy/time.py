@@ -157,6 +157,14 @@ class VagueDate:
             'for example "on 2026-09-25" or "yesterday".'
         )
 
+    def given_as(self, field: str) -> str:
+        """The message for a value given in `field` (--as-of, an as_of argument), which is
+        not the question's text."""
+        return (
+            f'{field}: "{self.phrase}": {self.reason}. Give one day ("2026-09-25", '
+            '"yesterday") or an instant ("2026-09-25T10:00:00Z").'
+        )
+
 
 TimeReading = QuestionTime | VagueDate
 
