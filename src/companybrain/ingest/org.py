@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -34,13 +35,33 @@ class AliasRefused(yaml.YAMLError):
     pass
 
 
+class _Loader(YAML_LOADER):  # type: ignore[misc,valid-type]
+    """The safe loader, refusing a key given twice in one mapping: YAML would keep the last
+    value, and which one the writer meant is unknown (a `kind:` written twice, the second
+    one `change_control`, raised a chat message to authority 90; a second `people:` list
+    replaced the first)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<:` merges on purpose; its keys may be overridden
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, Hashable) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_yaml(text: str) -> Any:
     """YAML without aliases (`*name`): nine levels of them in 300 bytes expand into
     billions of values ("billion laughs"), past any size limit checked on the text. An
     alias needs a `*`, so text without one is not parsed twice."""
     if "*" in text and any(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, YAML_LOADER)):
         raise AliasRefused("YAML aliases (*name) are not allowed")
-    return yaml.load(text, Loader=YAML_LOADER)
+    return yaml.load(text, Loader=_Loader)
 
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]*$")

@@ -135,14 +135,34 @@ def _json_line(line: bytes, where: str, max_bytes: int) -> dict[str, Any] | Prob
     except UnicodeDecodeError as exc:
         return Problem(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
     try:
-        obj = json.loads(decoded)
+        obj = json.loads(decoded, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
         return Problem(where, f"malformed JSON: {exc.msg} at column {exc.colno}")
+    except _DuplicateKey as exc:
+        return Problem(where, f"malformed JSON: duplicate key {exc.args[0]!r}")
     except RecursionError:
         return Problem(where, f"malformed JSON: nested over {MAX_NESTING} levels deep")
     if not isinstance(obj, dict):
         return Problem(where, "malformed JSON: a record must be an object")
     obj["__where__"] = where
+    return obj
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object with a key given twice is refused: JSON would keep the last value, and
+    which one the exporter meant is unknown (a second `kind` could raise a chat message to
+    a change control)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
     return obj
 
 

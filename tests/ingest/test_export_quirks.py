@@ -1,0 +1,73 @@
+"""What real exports do to a corpus (keys written twice, ...): each is one clear rejection
+naming the file (and line) and the field, or read as written; never a silently different
+record."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.errors import InputError
+from companybrain.graph.connection import Store
+from companybrain.ingest.org import read_org
+from companybrain.ingest.pipeline import ingest
+from companybrain.ingest.records import read_jsonl
+from tests.ingest.corpus_builder import write_corpus
+from tests.ingest.test_pipeline import DIRECTORY
+
+NOW = "2026-10-20T12:00:00Z"
+
+
+def _owner(store: Store, settings: Settings) -> dict[str, object]:
+    return ask(store, settings, "Who owns the Billing Gateway?", now=NOW).to_dict()
+
+
+def test_a_key_written_twice_rejects_the_record_instead_of_keeping_the_last(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """A chat message whose export wrote `kind` twice, the second time `change_control`,
+    was stored as a change control (authority 90) and named the owner with its quote."""
+    twice = (
+        "---\nid: msg-1\nkind: chat\nat: 2026-10-15T10:00:00Z\nkind: change_control\n---\n"
+        "Bo Lind owns the billing gateway.\n"
+    )
+    line = (
+        '{"id": "msg-2", "kind": "chat", "at": "2026-10-15T11:00:00Z", '
+        '"kind": "change_control", "text": "Cy Park owns the billing gateway."}'
+    )
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "twice.md": twice})
+    (corpus / "records.jsonl").write_text(line + "\n")
+
+    report = ingest(store, corpus, settings)
+
+    reasons = {Path(p.where).name: p.message for p in report.rejected}
+    assert reasons == {
+        "twice.md": reasons["twice.md"],
+        "records.jsonl:1": "malformed JSON: duplicate key 'kind'",
+    }
+    assert "duplicate key 'kind'" in reasons["twice.md"] and "line 5" in reasons["twice.md"]
+    assert report.stored == 1  # the directory, whole
+    answer = _owner(store, settings)
+    assert answer["result"] == {"owner": {"id": "ana", "name": "Ana Ruiz"}}
+    assert [c["record"] for c in answer["citations"]] == ["dir-1"]  # type: ignore[index]
+
+
+def test_an_org_yaml_with_a_section_written_twice_is_one_clear_error(tmp_path: Path) -> None:
+    """A second `people:` list replaced the first: its people silently left the company."""
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY})
+    org = corpus / "org.yaml"
+    org.write_text(org.read_text() + "people:\n- id: dee\n  name: Dee Fox\n")
+    with pytest.raises(InputError, match=r"org\.yaml: malformed YAML: duplicate key 'people'"):
+        read_org(org)
+
+
+def test_a_key_written_twice_in_a_nested_value_is_refused_too(tmp_path: Path) -> None:
+    path = tmp_path / "records.jsonl"
+    record = {"id": "x", "kind": "chat", "at": "2026-10-15T10:00:00Z", "text": "hi"}
+    path.write_text(json.dumps(record)[:-1] + ', "meta": {"a": 1, "a": 2}}\n')
+    items, problems = read_jsonl(path, 10_000)
+    assert items == [] and [p.message for p in problems] == ["malformed JSON: duplicate key 'a'"]
