@@ -71,3 +71,32 @@ def test_a_key_written_twice_in_a_nested_value_is_refused_too(tmp_path: Path) ->
     path.write_text(json.dumps(record)[:-1] + ', "meta": {"a": 1, "a": 2}}\n')
     items, problems = read_jsonl(path, 10_000)
     assert items == [] and [p.message for p in problems] == ["malformed JSON: duplicate key 'a'"]
+
+
+def test_numbers_in_front_matter_and_org_yaml_are_read_as_written(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """YAML 1.1 reads `0042` as 34 (octal) and `1.10` as 1.1: a comment written `id: 0042`
+    was stored and cited as record "34", on ticket "33" (its `parent: 0041`), and a person
+    `id: 0007` in org.yaml became "7", so the records naming "0007" were refused."""
+    comment = (
+        "---\nid: 0042\nkind: comment\nat: 2026-10-15T10:00:00Z\nparent: 0041\n"
+        "author: 0007\ntitle: 1.10\nchannel: off\n---\nThe reindex finished in 3 minutes.\n"
+    )
+    ticket = {"id": "0041", "kind": "ticket", "at": "2026-10-14T10:00:00Z", "author": "0007"}
+    corpus = write_corpus(tmp_path / "c", {"comment.md": comment}, jsonl=[{**ticket, "text": "x"}])
+    org = corpus / "org.yaml"
+    org.write_text(org.read_text().replace("people:\n", "people:\n- id: 0007\n  name: Dee Fox\n"))
+
+    report = ingest(store, corpus, settings)
+
+    assert (report.stored, report.rejected) == (2, [])
+    rows = store.read(
+        "MATCH (c:Source)-[:COMMENT_ON]->(t:Source) "
+        "RETURN c.id AS c, t.id AS t, c.title AS title, c.channel AS channel"
+    )
+    assert [dict(r) for r in rows] == [
+        {"c": "0042", "t": "0041", "title": "1.10", "channel": "off"}
+    ]
+    answer = ask(store, settings, "search reindex", now=NOW).to_dict()
+    assert [c["record"] for c in answer["citations"]] == ["0042"]  # type: ignore[index]

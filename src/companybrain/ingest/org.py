@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Hashable
 from pathlib import Path
@@ -53,6 +54,35 @@ class _Loader(YAML_LOADER):  # type: ignore[misc,valid-type]
                 )
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int | str:
+        """YAML 1.1 reads `0123` as 83 (octal), `1_000` as 1000 and `12:30` as 750: an id,
+        title or parent written so was stored as other text. A number that would not be
+        written back as it stands is kept as the text it is."""
+        value = super().construct_yaml_int(node)
+        return value if str(value) == node.value else str(node.value)
+
+    def construct_yaml_float(self, node: yaml.ScalarNode) -> float | str:
+        """`1.10` would be 1.1: kept as written, as an integer is (`.nan` and `.inf` stay
+        numbers, which a record refuses)."""
+        value = super().construct_yaml_float(node)
+        keep = not math.isfinite(value) or repr(value) == node.value
+        return value if keep else str(node.value)
+
+    def construct_yaml_bool(self, node: yaml.ScalarNode) -> bool | str:
+        """`yes`, `no`, `on` and `off` are words (as YAML 1.2 reads them), not True or
+        False: `channel: off` was stored as "False"."""
+        if node.value.lower() in ("true", "false"):
+            return bool(super().construct_yaml_bool(node))
+        return str(node.value)
+
+
+for _tag, _construct in (
+    ("int", _Loader.construct_yaml_int),
+    ("float", _Loader.construct_yaml_float),
+    ("bool", _Loader.construct_yaml_bool),
+):
+    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _construct)
 
 
 def load_yaml(text: str) -> Any:
