@@ -4,14 +4,18 @@ still owns it), the Payments API conflict across offsets, refusals, access, proj
 
 from __future__ import annotations
 
+import copy
+from pathlib import Path
 from typing import Any
 
 from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import ask_q
+from companybrain.ingest.pipeline import ingest
 from companybrain.policy.text import quote_in
 from tests.ask.conftest import NOW
+from tests.ingest.corpus_builder import ORG, md, write_corpus
 
 
 def q(store: Store, settings: Settings, question: str, **kw: Any) -> dict[str, Any]:
@@ -203,3 +207,33 @@ def test_a_question_about_what_one_kind_of_record_says_is_refused(
         assert "one kind of record" in a["refusal"]["message"]
     per_record = q(demo, demo_settings, "Who owns the billing gateway per CC-1047?")
     assert per_record["result"]["owner"]["id"] == "kofi"  # a record by id: not one kind
+
+
+def test_a_project_sharing_its_id_with_a_service_is_asked_about_as_the_project(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Ids are unique within their section, so a project may have a service's id. Asked
+    about by its own name, the project was answered as the service inside that name: the
+    service's owner, with the service's quote."""
+    org = copy.deepcopy(ORG)
+    org["projects"].append(
+        {"id": "search-index", "name": "Search Index Rebuild", "services": ["billing-gateway"]}
+    )
+    directory = md(
+        {"id": "dir-1", "kind": "service_directory", "at": "2026-09-01T08:00:00Z"},
+        "| Service | Owner |\n| --- | --- |\n| Billing Gateway | Ana Ruiz |\n"
+        "| Search Index | Cy Park |\n",
+    )
+    ingest(store, write_corpus(tmp_path / "c", {"dir.md": directory}, org=org), settings)
+
+    project = q(store, settings, "Who owns the Search Index Rebuild?")
+    assert project["subject"] == {
+        "id": "search-index", "type": "Project", "name": "Search Index Rebuild"
+    }  # fmt: skip
+    assert project["result"] == {
+        "owners": [{"service": "billing-gateway", "owner": {"id": "ana", "name": "Ana Ruiz"}}]
+    }
+    assert [c["quote"] for c in project["citations"]] == ["| Billing Gateway | Ana Ruiz |"]
+    service = q(store, settings, "Who owns the search index?")
+    assert service["subject"]["type"] == "Service"
+    assert service["result"] == {"owner": {"id": "cy", "name": "Cy Park"}}

@@ -84,7 +84,8 @@ class Catalog:
 
     def mentions(self, question: str, *types: str) -> list[Mention]:
         """Entities of `types` the question names, first mention first. A mention inside a
-        longer one ("payments" inside "payments api") does not count."""
+        longer one of another entity ("payments" inside "payments api") does not count, even
+        when that entity has the same id (a project may share its id with a service)."""
         folded = f" {fold_name(question)} "
         if self.sealed:
             if self._index is None:  # built once per catalog content, see load_catalog
@@ -100,7 +101,7 @@ class Catalog:
             m
             for m in found
             if not any(
-                o.entity.id != m.entity.id
+                (o.entity.type, o.entity.id) != (m.entity.type, m.entity.id)
                 and o.start <= m.start
                 and m.end <= o.end
                 and (o.end - o.start) > (m.end - m.start)
