@@ -100,3 +100,31 @@ def test_numbers_in_front_matter_and_org_yaml_are_read_as_written(
     ]
     answer = ask(store, settings, "search reindex", now=NOW).to_dict()
     assert [c["record"] for c in answer["citations"]] == ["0042"]  # type: ignore[index]
+
+
+def test_what_a_records_folder_holds_and_is_not_read_is_named(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """An `.MD` file, a `.jsonl` inside records/ and a link to a folder of exports were
+    passed over without a word: their records were silently missing from every answer."""
+    change = (
+        "---\nid: CC-1\nkind: change_control\nat: 2026-10-13T09:12:00Z\n---\n"
+        "Ownership of the billing gateway transfers from Ana Ruiz to Bo Lind.\n"
+    )
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "CC-1.MD": change})
+    records = corpus / "records"
+    (records / "chat.jsonl").write_text('{"id": "m-1"}\n')
+    (records / ".DS_Store").write_bytes(b"\x00")
+    elsewhere = tmp_path / "exports"
+    elsewhere.mkdir()
+    (elsewhere / "cc.md").write_text(change)
+    (records / "linked").symlink_to(elsewhere)
+
+    report = ingest(store, corpus, settings)
+
+    assert (report.stored, report.rejected) == (1, [])
+    assert {(Path(p.where).name, p.message) for p in report.warnings} == {
+        ("CC-1.MD", "not read: not a .md record file"),
+        ("chat.jsonl", "not read: not a .md record file"),
+        ("linked", "not read: a link to a folder (links to folders are not followed)"),
+    }

@@ -19,6 +19,7 @@ from companybrain.ingest.records import (
     BadRecord,
     Problem,
     iter_jsonl,
+    not_record_files,
     read_markdown,
     record_files,
     to_record,
@@ -56,13 +57,24 @@ def record_paths(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
     files: list[Path] = []
-    folder = path / "records"
-    if folder.is_dir():
+    if folder := _records_folder(path):
         files += list(record_files(folder))
-    elif not (path / "org.yaml").exists():
-        files += list(record_files(path))  # a plain folder of record files
     files += sorted(path.glob("*.jsonl"))
     return files
+
+
+def _records_folder(path: Path) -> Path | None:
+    """Where the Markdown records of a corpus folder are: records/, or the folder itself
+    when it is a plain folder of record files (no org.yaml)."""
+    if (path / "records").is_dir():
+        return path / "records"
+    return None if (path / "org.yaml").exists() else path
+
+
+def skipped_files(path: Path) -> list[Problem]:
+    """Warnings naming what the folder of records holds that is not read."""
+    folder = None if path.is_file() else _records_folder(path)
+    return list(not_record_files(folder, jsonl_here=folder == path)) if folder else []
 
 
 def iter_raw(files: list[Path], max_bytes: int) -> Iterator[dict[str, Any] | Problem]:
@@ -96,7 +108,7 @@ class CorpusStream(_Sorted):
             )
         self.max_bytes = max_bytes
         self.files = record_paths(path)
-        self.problems: list[Problem] = []
+        self.problems: list[Problem] = skipped_files(path)
         self.read = 0  # raw records and unreadable ones seen so far
         self.ids: set[str] = set()  # every valid id, for duplicates and --prune
 

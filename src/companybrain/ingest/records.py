@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -344,3 +345,24 @@ def record_files(folder: Path) -> Iterator[Path]:
     """records/**/*.md in a stable order. A folder named like a record file is listed too,
     so that reading it rejects it by name (its records, inside it, are listed as well)."""
     yield from sorted(folder.rglob("*.md"))
+
+
+def not_record_files(folder: Path, jsonl_here: bool) -> Iterator[Problem]:
+    """A warning for everything under `folder` that `record_files` leaves out, so that no
+    export is dropped without a word: a file that is not *.md (`ADR-1.MD`, a `.jsonl` inside
+    records/) and a link to a folder, which is not followed (it may loop). `jsonl_here`:
+    the `*.jsonl` directly in `folder` are read. Hidden files (.DS_Store) are passed over."""
+    for root, dirs, files in os.walk(folder):
+        here = Path(root)
+        dirs.sort()
+        for name in dirs:
+            if (here / name).is_symlink() and not name.startswith(".") and name[-3:] != ".md":
+                yield Problem(str(here / name), _LINK_NOT_FOLLOWED, fatal=False)
+        for name in sorted(files):
+            if name.startswith(".") or name.endswith(".md"):
+                continue
+            if not (jsonl_here and here == folder and name.endswith(".jsonl")):
+                yield Problem(str(here / name), "not read: not a .md record file", fatal=False)
+
+
+_LINK_NOT_FOLLOWED = "not read: a link to a folder (links to folders are not followed)"
