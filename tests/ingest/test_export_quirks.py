@@ -128,3 +128,36 @@ def test_what_a_records_folder_holds_and_is_not_read_is_named(
         ("chat.jsonl", "not read: not a .md record file"),
         ("linked", "not read: a link to a folder (links to folders are not followed)"),
     }
+
+
+def test_a_name_that_yaml_reads_as_a_number_is_the_name_written(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """`name: 2048` (a service) or `company: 1999`, unquoted, are numbers to YAML: the run
+    stopped with "missing `name`", though the name was there."""
+    corpus = write_corpus(tmp_path / "c", {})
+    org = corpus / "org.yaml"
+    org.write_text(
+        org.read_text()
+        .replace("company: Testco", "company: 1999")
+        .replace("\nservices:\n", "\nservices:\n- id: g2048\n  name: 2048\n")
+    )
+    (corpus / "records" / "dir.md").write_text(
+        "---\nid: dir-1\nkind: service_directory\nat: 2026-09-01T08:00:00Z\n---\n"
+        "| Service | Owner |\n| --- | --- |\n| 2048 | Ana Ruiz |\n"
+    )
+
+    report = ingest(store, corpus, settings)
+
+    assert (report.stored, report.rejected) == (1, [])
+    answer = ask(store, settings, "Who owns 2048?", now=NOW).to_dict()
+    assert answer["subject"] == {"id": "g2048", "type": "Service", "name": "2048"}
+    assert answer["result"] == {"owner": {"id": "ana", "name": "Ana Ruiz"}}
+
+
+def test_a_name_that_is_not_text_says_so(tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "c", {})
+    org = corpus / "org.yaml"
+    org.write_text(org.read_text().replace("name: Cy Park", "name: [Cy, Park]"))
+    with pytest.raises(InputError, match=r"people\[2\]: `name` must be text, got \['Cy', 'Park'\]"):
+        read_org(org)

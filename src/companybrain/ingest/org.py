@@ -147,10 +147,16 @@ def _id(item: dict[str, Any], where: str, seen: set[str]) -> str:
     return ident
 
 
-def _name(item: dict[str, Any], where: str) -> str:
-    name = item.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise InputError(f"{where}: missing `name`")
+def _name(item: dict[str, Any], where: str, key: str = "name") -> str:
+    """A display name. Unquoted, `name: 2048` (a service) or `company: 1999` is a number to
+    YAML: it was refused as "missing", though it was there; it is the text it is written as."""
+    name = item.get(key)
+    if isinstance(name, int | float) and not isinstance(name, bool):
+        name = str(name)
+    if name is None or (isinstance(name, str) and not name.strip()):
+        raise InputError(f"{where}: missing `{key}`")
+    if not isinstance(name, str):
+        raise InputError(f"{where}: `{key}` must be text, got {name!r}")
     return name.strip()
 
 
@@ -199,9 +205,7 @@ def _over_limit(ident: str) -> str:
 def org_from_mapping(data: dict[str, Any], where: str = "org.yaml") -> Org:
     for key, value in data.items():
         _storable(value, f"{where}: {key}")
-    company = data.get("company")
-    if not isinstance(company, str) or not company.strip():
-        raise InputError(f"{where}: missing `company`")
+    company = _name(data, where, "company")
     tz = str(data.get("timezone") or "UTC")
     try:
         ZoneInfo(tz)
