@@ -109,6 +109,34 @@ def test_trace_decision_walks_the_supersession_chain(demo: Store, demo_settings:
     assert loads["result"]["motivated_by"] == ["DATA-23"]
 
 
+def test_decisions_that_supersede_each_other_are_a_conflict_not_a_chain(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """ADR-1 (January, superseded) lists ADR-2 under `supersedes` by mistake, and ADR-2
+    (February) supersedes ADR-1. Asked about ADR-2, the answer gave the chain "newest
+    first: ADR-1 <- ADR-2", the old decision as the newest, with both quotes; asked about
+    ADR-1, the opposite order."""
+    adr = "---\nid: ADR-{}\nkind: adr\nat: 2026-0{}-05T09:00:00Z\nsupersedes: [ADR-{}]\n---\n{}\n"
+    records = {
+        "adr1.md": adr.format(1, 1, 2, "We will use Kafka."),
+        "adr2.md": adr.format(2, 2, 1, "We will use an outbox."),
+        "adr3.md": adr.format(3, 3, 3, "We will use gRPC."),
+    }
+    ingest(store, write_corpus(tmp_path / "c", records), settings)
+
+    for question in ("What replaced ADR-1?", "Why ADR-2?"):
+        a = q(store, settings, question)
+        assert (a["status"], a["result"]) == ("refused", None), question
+        assert a["refusal"] == {
+            "code": "CONFLICT",
+            "message": "ADR-1 supersedes ADR-2, which supersedes ADR-1: the records contradict "
+            "each other about which decision is newer",
+        }
+        assert {c["record"] for c in a["citations"]} == {"ADR-1", "ADR-2"}
+    itself = q(store, settings, "Why ADR-3?")  # naming itself says nothing about order
+    assert itself["status"] == "answered" and itself["result"]["chain"] == ["ADR-3"]
+
+
 def test_person_and_team(demo: Store, demo_settings: Settings) -> None:
     person = q(demo, demo_settings, "Tell me about Kofi.")
     assert person["result"]["person"]["id"] == "kofi"

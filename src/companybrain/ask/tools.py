@@ -280,21 +280,36 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
     # one would show that it exists.
     seen = {i for i, d in details.items() if can_see(d.get("acl"), ctx.viewer)}
     positions = chain_positions(subject.id, links, seen)
+
+    def stated(did: str) -> list[Citation]:
+        d = details[did]
+        if not d.get("record"):
+            return []
+        return [
+            Citation(
+                record=d["record"],
+                kind=d.get("kind"),
+                authority=d.get("authority"),
+                at=d.get("at"),
+                quote=d.get("quote"),
+            )
+        ]
+
+    if cycle := superseding_cycle(links, set(positions)):
+        circle = f"{cycle[0]} supersedes " + ", which supersedes ".join([*cycle[1:], cycle[0]])
+        return ctx.refused(
+            "trace_decision",
+            subject,
+            RefusalCode.CONFLICT,
+            f"{circle}: the records contradict each other about which decision is newer",
+            citations=_dedupe([c for did in cycle for c in stated(did)]),
+        )
     chain = sorted(positions, key=lambda i: (positions[i], -(details[i].get("at_ms") or 0)))
     motivated: list[str] = []
     citations: list[Citation] = []
     for did in chain:
         d = details[did]
-        if d.get("record"):
-            citations.append(
-                Citation(
-                    record=d["record"],
-                    kind=d.get("kind"),
-                    authority=d.get("authority"),
-                    at=d.get("at"),
-                    quote=d.get("quote"),
-                )
-            )
+        citations += stated(did)
         for m in d.get("motivated_by") or []:
             if m and can_see(m.get("acl"), ctx.viewer) and m["id"] not in motivated:
                 motivated.append(m["id"])
@@ -325,6 +340,31 @@ def chain_positions(
             for y in frontier:
                 positions[y] = sign * distance
     return positions
+
+
+def superseding_cycle(links: list[tuple[str, str]], among: set[str]) -> list[str]:
+    """Decisions of `among` that supersede one another round a circle (ADR-1 supersedes
+    ADR-2, which supersedes ADR-1), in order; [] when there are none. Their records
+    contradict each other about which is newer, so no chain can be told from them. A
+    decision that names itself says nothing about order and is passed over."""
+    older: dict[str, list[str]] = {}
+    for newer, old in links:
+        if newer != old and newer in among and old in among:
+            older.setdefault(newer, []).append(old)
+    done: set[str] = set()
+    for root in sorted(older):
+        path, todo = [root], [iter(older[root])]
+        while todo:
+            step = next(todo[-1], None)
+            if step is None:
+                done.add(path.pop())
+                todo.pop()
+            elif step in path:
+                return path[path.index(step) :]
+            elif step not in done:
+                path.append(step)
+                todo.append(iter(older.get(step, ())))
+    return []
 
 
 # -- person_or_team -------------------------------------------------------------------------
