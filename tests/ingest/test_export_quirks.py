@@ -161,3 +161,25 @@ def test_a_name_that_is_not_text_says_so(tmp_path: Path) -> None:
     org.write_text(org.read_text().replace("name: Cy Park", "name: [Cy, Park]"))
     with pytest.raises(InputError, match=r"people\[2\]: `name` must be text, got \['Cy', 'Park'\]"):
         read_org(org)
+
+
+def test_text_in_the_front_matter_is_the_text_or_a_clear_rejection(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """`text:` is the key of a record's text in JSON Lines ("the same keys"). In front
+    matter it was silently replaced by the (empty) body: the record was stored with no
+    text, and what it said was never read."""
+    front = "---\nid: {}\nkind: change_control\nat: 2026-10-15T10:00:00Z\ntext: {}\n---\n{}"
+    records = {
+        "only.md": front.format("CC-1", "Bo Lind owns the billing gateway.", ""),
+        "both.md": front.format("CC-2", "A summary.", "Cy Park owns the billing gateway.\n"),
+    }
+    report = ingest(store, write_corpus(tmp_path / "c", records), settings)
+
+    assert [(Path(p.where).name, p.message) for p in report.rejected] == [
+        ("both.md", "field `text` in the front matter and a body below it: a record has one"
+         " text, give one"),
+    ]  # fmt: skip
+    answer = _owner(store, settings)
+    assert answer["result"] == {"owner": {"id": "bo", "name": "Bo Lind"}}
+    assert [c["quote"] for c in answer["citations"]] == ["Bo Lind owns the billing gateway."]  # type: ignore[index]

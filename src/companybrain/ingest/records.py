@@ -78,7 +78,16 @@ def read_markdown(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], lis
         return [], [Problem(where, f"malformed front matter: {why}")]
     if not post.metadata:
         return [], [Problem(where, "malformed front matter: no fields between the '---' lines")]
+    if "text" in post.metadata:  # the key of a JSON line's text: its body was dropped
+        if post.content.strip():
+            return [], [Problem(where, _TEXT_TWICE)]
+        return [{**post.metadata, "__where__": where}], []
     return [{**post.metadata, "text": post.content, "__where__": where}], []
+
+
+_TEXT_TWICE = (
+    "field `text` in the front matter and a body below it: a record has one text, give one"
+)
 
 
 def read_jsonl(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], list[Problem]]:
