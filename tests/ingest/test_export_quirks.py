@@ -183,3 +183,27 @@ def test_text_in_the_front_matter_is_the_text_or_a_clear_rejection(
     answer = _owner(store, settings)
     assert answer["result"] == {"owner": {"id": "bo", "name": "Bo Lind"}}
     assert [c["quote"] for c in answer["citations"]] == ["Bo Lind owns the billing gateway."]  # type: ignore[index]
+
+
+def test_a_utf16_export_is_one_rejection_that_names_its_encoding(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """A JSON Lines file saved as UTF-16 (PowerShell 5's default) was refused once per line,
+    "malformed JSON: Expecting value at column 1" after the first, with no word of why."""
+    lines = [
+        {"id": f"m-{i}", "kind": "chat", "at": "2026-10-15T10:00:00Z", "text": "hi"}
+        for i in range(3)
+    ]
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY})
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    (corpus / "records.jsonl").write_bytes(text.encode("utf-16"))
+    (corpus / "records" / "cc.md").write_bytes(DIRECTORY.replace("dir-1", "d-2").encode("utf-16"))
+
+    report = ingest(store, corpus, settings)
+
+    why = "not UTF-8 text (UTF-16, by its byte-order mark: save it as UTF-8)"
+    assert sorted((Path(p.where).name, p.message) for p in report.rejected) == [
+        ("cc.md", why),
+        ("records.jsonl", why),
+    ]
+    assert report.stored == 1

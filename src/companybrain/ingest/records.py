@@ -67,7 +67,7 @@ def read_markdown(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], lis
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return [], [Problem(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]
+        return [], [Problem(where, _not_utf8(data, exc))]
     text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors write
     if not text.startswith("---"):
         return [], [Problem(where, "malformed front matter: the file must start with '---'")]
@@ -126,6 +126,9 @@ def iter_jsonl(path: Path, max_bytes: int) -> Iterator[dict[str, Any] | Problem]
                 line = raw_line[:-1] if raw_line.endswith(b"\n") else raw_line
                 if number == 1 and line.startswith(_BOM):  # as a Markdown file may have
                     line = line[len(_BOM) :]
+                if number == 1 and line.startswith(_UTF16_BOMS):  # every line would fail
+                    yield Problem(str(path), f"not UTF-8 text ({_UTF16})")
+                    return
                 if not line.strip():
                     continue
                 seen_any = True
@@ -143,7 +146,7 @@ def _json_line(line: bytes, where: str, max_bytes: int) -> dict[str, Any] | Prob
     try:
         decoded = line.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return Problem(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+        return Problem(where, _not_utf8(line, exc))
     try:
         obj = json.loads(decoded, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
@@ -178,6 +181,15 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 MAX_NESTING = 100  # lists and mappings inside a field; far past any real record's
 _BOM = "\ufeff".encode()
+# What Windows tools write by default (PowerShell 5's Out-File, Notepad's "Unicode"): a
+# JSON Lines file so written was refused line by line as malformed JSON, its encoding unsaid.
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_UTF16 = "UTF-16, by its byte-order mark: save it as UTF-8"
+
+
+def _not_utf8(data: bytes, exc: UnicodeDecodeError) -> str:
+    why = _UTF16 if data.startswith(_UTF16_BOMS) else f"{exc.reason} at byte {exc.start}"
+    return f"not UTF-8 text ({why})"
 
 
 def _unreadable(path: Path) -> Problem | None:
