@@ -13,6 +13,7 @@ from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.errors import InputError
 from companybrain.graph.connection import Store
+from companybrain.ingest.corpus import read_corpus
 from companybrain.ingest.org import read_org
 from companybrain.ingest.pipeline import ingest
 from companybrain.ingest.records import read_jsonl
@@ -207,3 +208,22 @@ def test_a_utf16_export_is_one_rejection_that_names_its_encoding(
         ("records.jsonl", why),
     ]
     assert report.stored == 1
+
+
+def test_front_matter_without_fields_says_what_is_wrong_with_it(tmp_path: Path) -> None:
+    """Each of these was "no fields between the '---' lines", though the first two have
+    their fields right there."""
+    fields = "id: m-1\nkind: chat\nat: 2026-10-15T10:00:00Z\n"
+    records = {
+        "unclosed.md": f"---\n{fields}The body, but the front matter never ended.\n",
+        "pandoc.md": f"---\n{fields}...\nClosed the way YAML ends a document.\n",
+        "list.md": "---\n- id: m-2\n- kind: chat\n---\nbody\n",
+        "empty.md": "---\n---\nbody\n",
+    }
+    problems = read_corpus(write_corpus(tmp_path / "c", records)).problems
+    assert {Path(p.where).name: p.message for p in problems} == {
+        "unclosed.md": "malformed front matter: no closing '---' line after the fields",
+        "pandoc.md": "malformed front matter: no closing '---' line after the fields",
+        "list.md": "malformed front matter: expected fields (`key: value` lines), got a list",
+        "empty.md": "malformed front matter: no fields between the '---' lines",
+    }

@@ -77,7 +77,7 @@ def read_markdown(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], lis
         why = _first_line(exc) or type(exc).__name__
         return [], [Problem(where, f"malformed front matter: {why}")]
     if not post.metadata:
-        return [], [Problem(where, "malformed front matter: no fields between the '---' lines")]
+        return [], [Problem(where, f"malformed front matter: {_no_fields(text)}")]
     if "text" in post.metadata:  # the key of a JSON line's text: its body was dropped
         if post.content.strip():
             return [], [Problem(where, _TEXT_TWICE)]
@@ -100,6 +100,22 @@ def read_jsonl(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], list[P
         else:
             items.append(item)
     return items, problems
+
+
+def _no_fields(text: str) -> str:
+    """Why front matter gave no fields. All three read "no fields between the '---' lines",
+    though a file without a closing line, or holding a list, has fields to look at."""
+    try:
+        front, _ = _FRONT_MATTER.split(text.strip())
+    except ValueError:
+        return "no closing '---' line after the fields"
+    data = load_yaml(front)
+    if data is None or data == {}:
+        return "no fields between the '---' lines"
+    got = (
+        "a list" if isinstance(data, list) else "plain text" if isinstance(data, str) else "a value"
+    )
+    return f"expected fields (`key: value` lines), got {got}"
 
 
 class _FrontMatter(frontmatter.YAMLHandler):
