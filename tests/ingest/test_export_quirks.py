@@ -5,6 +5,10 @@ record."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -227,3 +231,37 @@ def test_front_matter_without_fields_says_what_is_wrong_with_it(tmp_path: Path) 
         "list.md": "malformed front matter: expected fields (`key: value` lines), got a list",
         "empty.md": "malformed front matter: no fields between the '---' lines",
     }
+
+
+def test_a_folder_that_cannot_be_read_is_rejected_and_not_pruned(
+    store: Store, settings: Settings, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """A sub-folder of records/ that cannot be listed was passed over in silence, and
+    `--prune` then deleted every record in it as gone from the corpus: the change control
+    inside was no longer the owner's source."""
+    moved = (
+        "---\nid: CC-7\nkind: change_control\nat: 2026-10-16T09:00:00Z\n---\n"
+        "Effective today, Cy Park owns the billing gateway.\n"
+    )
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "changes/cc7.md": moved})
+    ingest(store, corpus, settings)
+    command = [sys.executable, "-m", "companybrain", "ingest", str(corpus), "--prune", "--json"]
+    if os.geteuid() == 0:  # as root, without the capabilities that bypass permissions
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root without setpriv: permissions cannot bite")
+        command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *command]
+    env = {**cli_env, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    (corpus / "records" / "changes").chmod(0)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    finally:
+        (corpus / "records" / "changes").chmod(0o755)
+
+    report = json.loads(done.stdout)
+    assert [(Path(r["where"]).name, r["reason"]) for r in report["rejected"]] == [
+        ("changes", "cannot be read: Permission denied")
+    ]
+    assert report["pruned"] == 0
+    answer = _owner(store, settings)
+    assert answer["result"] == {"owner": {"id": "cy", "name": "Cy Park"}}
+    assert [c["record"] for c in answer["citations"]] == ["CC-7"]  # type: ignore[index]

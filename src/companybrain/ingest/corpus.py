@@ -72,7 +72,8 @@ def _records_folder(path: Path) -> Path | None:
 
 
 def skipped_files(path: Path) -> list[Problem]:
-    """Warnings naming what the folder of records holds that is not read."""
+    """Problems naming what the folder of records holds that is not read: warnings, and
+    rejections of folders that cannot be read."""
     folder = None if path.is_file() else _records_folder(path)
     return list(not_record_files(folder, jsonl_here=folder == path)) if folder else []
 

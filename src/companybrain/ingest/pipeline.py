@@ -284,12 +284,17 @@ def missing_from(store: Store, corpus: CorpusStream) -> list[str]:
     """Records a whole-corpus ingest stored that the corpus, read through, no longer holds.
     A record whose file failed to read this time may still be there: it is not missing."""
     present = corpus.ids
-    broken = {_file_of(p.where) for p in corpus.rejected}
+    broken = {_file_of(p.where) for p in corpus.rejected}  # files, and folders not listed
     return sorted(
         sid
         for sid, origin in records_q.corpus_sources(store).items()
-        if sid not in present and _file_of(origin) not in broken
+        if sid not in present and not _in(_file_of(origin), broken)
     )
+
+
+def _in(file: str, broken: set[str]) -> bool:
+    """Is `file` one of `broken`, or inside one of them (a folder that could not be read)?"""
+    return file in broken or any(str(folder) in broken for folder in Path(file).parents)
 
 
 def _file_of(where: str) -> str:

@@ -388,8 +388,11 @@ def not_record_files(folder: Path, jsonl_here: bool) -> Iterator[Problem]:
     """A warning for everything under `folder` that `record_files` leaves out, so that no
     export is dropped without a word: a file that is not *.md (`ADR-1.MD`, a `.jsonl` inside
     records/) and a link to a folder, which is not followed (it may loop). `jsonl_here`:
-    the `*.jsonl` directly in `folder` are read. Hidden files (.DS_Store) are passed over."""
-    for root, dirs, files in os.walk(folder):
+    the `*.jsonl` directly in `folder` are read. Hidden files (.DS_Store) are passed over.
+    A folder that cannot be listed is rejected, naming it: globbing passes over it in
+    silence, and every record inside it with it."""
+    unlisted: list[OSError] = []
+    for root, dirs, files in os.walk(folder, onerror=unlisted.append):
         here = Path(root)
         dirs.sort()
         for name in dirs:
@@ -400,6 +403,8 @@ def not_record_files(folder: Path, jsonl_here: bool) -> Iterator[Problem]:
                 continue
             if not (jsonl_here and here == folder and name.endswith(".jsonl")):
                 yield Problem(str(here / name), "not read: not a .md record file", fatal=False)
+    for exc in unlisted:
+        yield _os_problem(str(exc.filename or folder), exc)
 
 
 _LINK_NOT_FOLLOWED = "not read: a link to a folder (links to folders are not followed)"
