@@ -137,6 +137,28 @@ def test_decisions_that_supersede_each_other_are_a_conflict_not_a_chain(
     assert itself["status"] == "answered" and itself["result"]["chain"] == ["ADR-3"]
 
 
+def test_a_decision_without_a_status_is_not_said_to_be_accepted(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """`status` is optional in an ADR's front matter. One without it was stored and
+    answered as "accepted", a status no record gives: "ADR-2 (use an outbox, accepted) <-
+    ADR-1 (use Kafka, accepted)", the superseded decision among them."""
+    adr = "---\nid: ADR-{}\nkind: adr\nat: 2026-0{}-05T09:00:00Z\ntitle: {}\n{}---\nWe will {}.\n"
+    records = {
+        "adr1.md": adr.format(1, 1, "use Kafka", "", "use Kafka"),
+        "adr2.md": adr.format(2, 2, "use an outbox", "supersedes: [ADR-1]\n", "use an outbox"),
+    }
+    ingest(store, write_corpus(tmp_path / "c", records), settings)
+
+    a = q(store, settings, "What replaced ADR-1?")
+    assert a["result"]["decisions"] == [
+        {"id": "ADR-2", "title": "use an outbox", "status": None},
+        {"id": "ADR-1", "title": "use Kafka", "status": None},
+    ]
+    assert "ADR-2 (use an outbox) ← ADR-1 (use Kafka)" in a["explanation"]
+    assert "accepted" not in a["explanation"]
+
+
 def test_person_and_team(demo: Store, demo_settings: Settings) -> None:
     person = q(demo, demo_settings, "Tell me about Kofi.")
     assert person["result"]["person"]["id"] == "kofi"

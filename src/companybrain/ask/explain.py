@@ -126,10 +126,12 @@ def _experts(result: dict[str, Any], subject: str) -> str:
 
 def _decision(result: dict[str, Any]) -> str:
     titles = {d["id"]: d for d in result.get("decisions", [])}
-    chain = " ← ".join(
-        f"{i} ({titles[i]['title']}, {titles[i]['status']})" if i in titles else i
-        for i in result["chain"]
-    )
+
+    def told(i: str) -> str:
+        said = [titles[i]["title"], titles[i]["status"]] if i in titles else []
+        return f"{i} ({', '.join(x for x in said if x)})" if any(said) else i
+
+    chain = " ← ".join(told(i) for i in result["chain"])
     text = f"{result['decision']} is part of this chain, newest first: {chain}."
     if result.get("motivated_by"):
         text += f" Motivated by: {', '.join(result['motivated_by'])}."

@@ -275,7 +275,7 @@ def derived_links(
             "id": record.id,
             "title": d.title or record.title or record.id,
             "quote": d.quote,
-            "status": record.status or "accepted",
+            "status": record.status,  # as the record says, or none: never made up
             "supersedes": list(record.supersedes),
             "motivated_by": list(record.motivated_by),
             "at": iso(record.at),
