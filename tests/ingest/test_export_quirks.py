@@ -265,3 +265,25 @@ def test_a_folder_that_cannot_be_read_is_rejected_and_not_pruned(
     answer = _owner(store, settings)
     assert answer["result"] == {"owner": {"id": "cy", "name": "Cy Park"}}
     assert [c["record"] for c in answer["citations"]] == ["CC-7"]  # type: ignore[index]
+
+
+def test_a_long_value_is_named_by_its_start_in_a_rejection(tmp_path: Path) -> None:
+    """An exporter that put a whole body into `author` (or `at`, `kind`, `about`) got a
+    one-line rejection of 200,000 characters, the file and the reason lost in it."""
+    long = "x" * 200_000
+    base = {"kind": "chat", "at": "2026-10-15T10:00:00Z", "text": "hi"}
+    lines = [
+        {**base, "id": "m-1", "author": long},
+        {**base, "id": "m-2", "about": [long]},
+        {**base, "id": "m-3", "at": long},
+        {**base, "id": "m-4", "kind": long},
+    ]
+    corpus = write_corpus(tmp_path / "c", {}, jsonl=lines)
+    problems = read_corpus(corpus).problems
+    start = repr(long)[:80] + "... (200,000 characters)"
+    assert [(Path(p.where).name, p.message) for p in problems] == [
+        ("records.jsonl:1", f"field `author` names unknown person id {start}"),
+        ("records.jsonl:2", f"field `about` names unknown service or project id {start}"),
+        ("records.jsonl:3", f"at: {start} is not an ISO 8601 time"),
+        ("records.jsonl:4", f"unknown kind {start}: accepted with authority 0"),
+    ]

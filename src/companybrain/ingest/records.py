@@ -18,7 +18,7 @@ from companybrain.graph.ident import MAX_ID_BYTES, has_control, id_too_long
 from companybrain.ingest.org import YAML_ERRORS, load_yaml
 from companybrain.ingest.times import TimeProblem, parse_instant
 from companybrain.model.records import Org, Record
-from companybrain.policy.text import UNSTORABLE, unstorable
+from companybrain.policy.text import UNSTORABLE, clipped, unstorable
 
 KNOWN_FIELDS = {
     "id",
@@ -280,17 +280,17 @@ def to_record(raw: dict[str, Any], org: Org) -> tuple[Record, list[Problem]]:
         raise BadRecord("field `text` must be a string")
     if kind not in org.authority:
         warnings.append(
-            Problem(where, f"unknown kind {kind!r}: accepted with authority 0", fatal=False)
+            Problem(where, f"unknown kind {clipped(kind)}: accepted with authority 0", fatal=False)
         )
     person_ids, subject_ids = _known_ids(org)
     for key in ("author", "resolved_by"):
         pid = _str(raw, key)
         if pid is not None and pid not in person_ids:
-            raise BadRecord(f"field `{key}` names unknown person id {pid!r}")
+            raise BadRecord(f"field `{key}` names unknown person id {clipped(pid)}")
     about = _ids(raw, "about")
     for sid in about:
         if sid not in subject_ids:
-            raise BadRecord(f"field `about` names unknown service or project id {sid!r}")
+            raise BadRecord(f"field `about` names unknown service or project id {clipped(sid)}")
     acl = raw.get("acl")
     acl_groups = _ids(raw, "acl") if acl is not None else None
     extra = {str(k): v for k, v in raw.items() if k not in KNOWN_FIELDS and k != "__where__"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+from companybrain.policy.text import clipped
 from companybrain.policy.time import off_calendar, offset_problem
 
 
@@ -24,10 +25,10 @@ def parse_instant(value: object, field: str) -> datetime:
         try:
             parsed = datetime.fromisoformat(text)
         except ValueError as exc:
-            raise TimeProblem(f"{field}: {value!r} is not an ISO 8601 time") from exc
+            raise TimeProblem(f"{field}: {clipped(value)} is not an ISO 8601 time") from exc
         problem = offset_problem(text)
         if problem:
-            raise TimeProblem(f"{field}: time {value!s}: {problem}")
+            raise TimeProblem(f"{field}: time {clipped(value)}: {problem}")
     else:
         raise TimeProblem(f"{field}: expected an ISO 8601 time, got {type(value).__name__}")
     if parsed.tzinfo is None or parsed.utcoffset() is None:

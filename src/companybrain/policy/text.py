@@ -45,6 +45,15 @@ def unstorable(text: str) -> str | None:
     return None
 
 
+def clipped(value: object, limit: int = 80) -> str:
+    """`repr(value)` for a message, cut to its start when long: a field holding a whole
+    export (an author of 200,000 characters) made a one-line rejection as long."""
+    shown = repr(value)
+    if len(shown) <= limit:
+        return shown
+    return f"{shown[:limit]}... ({len(str(value)):,} characters)"
+
+
 def strings_in(value: Any) -> Iterator[str]:
     """Every string inside `value` (itself, or inside lists, tuples and mappings, keys too),
     walked with a stack: a JSON body or a query parameter may nest deep."""
