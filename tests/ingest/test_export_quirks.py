@@ -287,3 +287,29 @@ def test_a_long_value_is_named_by_its_start_in_a_rejection(tmp_path: Path) -> No
         ("records.jsonl:3", f"at: {start} is not an ISO 8601 time"),
         ("records.jsonl:4", f"unknown kind {start}: accepted with authority 0"),
     ]
+
+
+def test_pretty_printed_json_is_one_rejection_that_says_so(tmp_path: Path) -> None:
+    """A records.jsonl written as indented JSON was refused once per line ("Extra data at
+    column 7", "Expecting property name ..."), each line counted as a record read."""
+    lines = [
+        {"id": f"m-{i}", "kind": "chat", "at": "2026-10-15T10:00:00Z", "text": "hi"}
+        for i in range(2)
+    ]
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY})
+    for name, text in (
+        ("objects.jsonl", "".join(json.dumps(x, indent=2) + "\n" for x in lines)),
+        ("array.jsonl", json.dumps(lines, indent=2) + "\n"),
+    ):
+        (corpus / name).write_text(text)
+    result = read_corpus(corpus)
+
+    why = (
+        "not JSON Lines: it starts with a line holding only '{' or '[', as pretty-printed"
+        " JSON does; write one record object a line"
+    )
+    assert [(Path(p.where).name, p.message) for p in result.problems] == [
+        ("array.jsonl", why),
+        ("objects.jsonl", why),
+    ]
+    assert [r.id for r in result.records] == ["dir-1"]

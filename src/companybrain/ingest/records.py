@@ -147,6 +147,9 @@ def iter_jsonl(path: Path, max_bytes: int) -> Iterator[dict[str, Any] | Problem]
                     return
                 if not line.strip():
                     continue
+                if not seen_any and line.strip() in (b"{", b"["):  # no JSON line is this
+                    yield Problem(str(path), _PRETTY)
+                    return
                 seen_any = True
                 yield _json_line(line, f"{path}:{number}", max_bytes)
     except OSError as exc:  # unreadable, or broken off mid-way: what was read stays read
@@ -201,6 +204,11 @@ _BOM = "\ufeff".encode()
 # JSON Lines file so written was refused line by line as malformed JSON, its encoding unsaid.
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _UTF16 = "UTF-16, by its byte-order mark: save it as UTF-8"
+# A pretty-printed JSON export was refused line by line ("Extra data at column 7" ...).
+_PRETTY = (
+    "not JSON Lines: it starts with a line holding only '{' or '[', as pretty-printed JSON"
+    " does; write one record object a line"
+)
 
 
 def _not_utf8(data: bytes, exc: UnicodeDecodeError) -> str:
