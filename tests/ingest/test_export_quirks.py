@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,7 @@ from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.errors import InputError
 from companybrain.graph.connection import Store
+from companybrain.ingest import corpus as corpus_module
 from companybrain.ingest.corpus import read_corpus
 from companybrain.ingest.org import read_org
 from companybrain.ingest.pipeline import ingest
@@ -313,3 +315,34 @@ def test_pretty_printed_json_is_one_rejection_that_says_so(tmp_path: Path) -> No
         ("objects.jsonl", why),
     ]
     assert [r.id for r in result.records] == ["dir-1"]
+
+
+def test_a_file_exported_twice_into_itself_is_read_twice_not_once_per_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where each duplicated id was first read was looked up by reading the corpus again,
+    once per id: a records.jsonl appended to itself (every id twice) was read 3,001 times
+    for 3,000 records (33 s; hours at 100,000). One more pass names every first place."""
+    lines = [
+        json.dumps({"id": f"m-{i}", "kind": "chat", "at": "2026-10-15T10:00:00Z", "text": "x"})
+        for i in range(300)
+    ]
+    corpus = write_corpus(tmp_path / "c", {})
+    (corpus / "records.jsonl").write_text("\n".join(lines + lines) + "\n")
+    passes = []
+    real = corpus_module.iter_raw
+
+    def counted(*args: Any) -> Any:
+        passes.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(corpus_module, "iter_raw", counted)
+    result = read_corpus(corpus)
+
+    assert len(result.records) == 300 and len(passes) == 2
+    where = {Path(p.where).name: p.message for p in result.rejected}
+    assert len(where) == 300
+    assert where["records.jsonl:301"] == f"duplicate id 'm-0' (first in {corpus}/records.jsonl:1)"
+    assert where["records.jsonl:600"] == (
+        f"duplicate id 'm-299' (first in {corpus}/records.jsonl:300)"
+    )
