@@ -346,3 +346,19 @@ def test_a_file_exported_twice_into_itself_is_read_twice_not_once_per_id(
     assert where["records.jsonl:600"] == (
         f"duplicate id 'm-299' (first in {corpus}/records.jsonl:300)"
     )
+
+
+def test_latin1_bytes_are_named_by_line_in_a_whole_file(tmp_path: Path) -> None:
+    """A Markdown record or org.yaml saved as Latin-1 was refused "at byte 523,112": the
+    line is what an editor can go to. (A JSON line already names its line.)"""
+    corpus = write_corpus(tmp_path / "c", {})
+    (corpus / "records" / "cafe.md").write_bytes(
+        "---\nid: m-1\nkind: chat\nat: 2026-10-15T10:00:00Z\n---\nfirst\nCafé\n".encode("latin-1")
+    )
+    (problem,) = read_corpus(corpus).problems
+    assert problem.message == "not UTF-8 text (invalid continuation byte at byte 61, line 7)"
+
+    org = corpus / "org.yaml"
+    org.write_bytes(org.read_bytes().replace(b"Cy Park", "Cy Pärk".encode("latin-1")))
+    with pytest.raises(InputError, match=r"org\.yaml: not UTF-8 text \(.* at byte \d+, line 18\)"):
+        read_org(org)

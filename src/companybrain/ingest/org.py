@@ -94,6 +94,16 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=_Loader)
 
 
+NEWLINE = b"\n"
+
+
+def not_utf8(data: bytes, exc: UnicodeDecodeError, *, whole_file: bool) -> str:
+    """Where text is not UTF-8: the byte, and for a whole file its line (a byte offset
+    alone, 523,112, is hard to find in an editor)."""
+    line = f", line {data.count(NEWLINE, 0, exc.start) + 1:,}" if whole_file else ""
+    return f"not UTF-8 text ({exc.reason} at byte {exc.start:,}{line})"
+
+
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
@@ -101,11 +111,12 @@ def read_org(path: Path) -> Org:
     if path.is_dir():
         raise InputError(f"{path}: a folder, not a YAML file")
     try:
-        raw = path.read_bytes().decode("utf-8")
+        data = path.read_bytes()
+        raw = data.decode("utf-8")
     except OSError as exc:
         raise InputError(f"{path}: cannot be read: {exc.strerror or type(exc).__name__}") from exc
     except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+        raise InputError(f"{path}: {not_utf8(data, exc, whole_file=True)}") from exc
     try:
         data = load_yaml(raw)
     except YAML_ERRORS as exc:

@@ -15,7 +15,7 @@ import frontmatter
 
 from companybrain.errors import InputError
 from companybrain.graph.ident import MAX_ID_BYTES, has_control, id_too_long
-from companybrain.ingest.org import YAML_ERRORS, load_yaml
+from companybrain.ingest.org import YAML_ERRORS, load_yaml, not_utf8
 from companybrain.ingest.times import TimeProblem, parse_instant
 from companybrain.model.records import Org, Record
 from companybrain.policy.text import UNSTORABLE, clipped, unstorable
@@ -67,7 +67,7 @@ def read_markdown(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], lis
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return [], [Problem(where, _not_utf8(data, exc))]
+        return [], [Problem(where, _not_utf8(data, exc, whole_file=True))]
     text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors write
     if not text.startswith("---"):
         return [], [Problem(where, "malformed front matter: the file must start with '---'")]
@@ -211,9 +211,10 @@ _PRETTY = (
 )
 
 
-def _not_utf8(data: bytes, exc: UnicodeDecodeError) -> str:
-    why = _UTF16 if data.startswith(_UTF16_BOMS) else f"{exc.reason} at byte {exc.start}"
-    return f"not UTF-8 text ({why})"
+def _not_utf8(data: bytes, exc: UnicodeDecodeError, *, whole_file: bool = False) -> str:
+    if data.startswith(_UTF16_BOMS):
+        return f"not UTF-8 text ({_UTF16})"
+    return not_utf8(data, exc, whole_file=whole_file)
 
 
 def _unreadable(path: Path) -> Problem | None:
