@@ -163,3 +163,20 @@ def test_a_listed_person_written_by_name_is_not_an_unlisted_owner() -> None:
     verified = verifier.verify(Proposal("CC-9", (fact,), proposer="model"), record, org)
     assert verified.unlisted == ()
     assert [r.check for r in verified.rejected] == [verifier.UNKNOWN_ID]
+
+
+def test_a_name_two_people_share_refuses_instead_of_naming_the_owner_before(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """'Ace' is an alias of two people: the sentence names no one person, and was dropped
+    without a word, so the directory's older owner answered, with a citation."""
+    org = copy.deepcopy(ORG)
+    org["people"][1]["aliases"] = ["Ace"]
+    org["people"][2]["aliases"] = ["Ace"]
+    cc = _cc("Effective today, Ace owns the Billing Gateway.")
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "cc.md": cc}, org=org)
+    report = ingest(store, corpus, settings)
+    assert [w.message for w in report.warnings if "to 2 people (bo, cy)" in w.message], report
+    answer = _ask(store, settings, "Who owns the Billing Gateway?")
+    assert answer["refusal"]["code"] == "MISSING_PROVENANCE", answer
+    assert "names Ace as the owner" in answer["refusal"]["message"]

@@ -21,7 +21,7 @@ from companybrain.ingest.times import iso, to_ms
 from companybrain.model.facts import OwnershipFact, Proposal, Verified
 from companybrain.model.records import Org, Project, Record, Service
 from companybrain.policy.text import fold_name, name_words
-from companybrain.policy.unknown_owner import VACANT
+from companybrain.policy.unknown_owner import VACANT, shared_by
 from companybrain.policy.verify import verify
 from companybrain.proposers import Proposer
 
@@ -124,10 +124,16 @@ def _count(out: Extracted, proposal: Proposal, verified: Verified) -> None:
 def _unlisted(record: Record, fact: OwnershipFact, org: Org) -> Problem:
     service = org.service(fact.service)
     name = service.name if service else fact.service
+    shared = shared_by(fact.owner, org)
+    listed = (
+        f"org.yaml gives that name to {len(shared)} people ({', '.join(shared)})"
+        if shared
+        else "org.yaml lists no such person"
+    )
     return Problem(
         record.origin or record.id,
-        f"{record.id} names {fact.owner} as the owner of {name}, and org.yaml lists no such "
-        f"person: who owns {name} is refused while this record decides it",
+        f"{record.id} names {fact.owner} as the owner of {name}, and {listed}: who owns "
+        f"{name} is refused while this record decides it",
         fatal=False,
         record=record.id,
     )

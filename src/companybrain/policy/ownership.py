@@ -135,8 +135,8 @@ def unlisted(tier: Sequence[Evidence]) -> str | None:
     if not named:
         return None
     return "; ".join(
-        f"{r.label()} names {r.unlisted_owner} as the owner, who is not a person org.yaml "
-        "lists: add them to the organisation and ingest again"
+        f"{r.label()} names {r.unlisted_owner} as the owner, a name org.yaml does not give "
+        "to one person: list them (or make the name theirs alone) and ingest again"
         for r in named
     )
 

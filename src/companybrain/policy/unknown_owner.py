@@ -4,10 +4,12 @@ let the directory's older owner answer, with a citation. Such a statement is che
 other, with the name standing in for a person, and kept with the name as written, so that
 owner_of refuses instead of naming the owner before it.
 
+So is a name several people share ("Ace", an alias of two): it names no one person.
+
 A name is one to four capitalised words of letters that name no one and nothing the
-organisation knows ("Zara Quinn", "Zara"); lower-case words, acronyms ("TBD"), words with
-digits ("PLAT-77") and names mixing scripts (a Cyrillic "а" in a Latin name: a look-alike
-of someone listed) are never taken for a name."""
+organisation knows ("Zara Quinn", "Zara"), or only people, more than one; lower-case words,
+acronyms ("TBD"), words with digits ("PLAT-77") and names mixing scripts (a Cyrillic "а" in
+a Latin name: a look-alike of someone listed) are never taken for a name."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import unicodedata
 from dataclasses import replace
 
 from companybrain.model.records import Org, Person
-from companybrain.policy.mentions import template
+from companybrain.policy.mentions import AMBIGUOUS, template
 from companybrain.policy.text import fold_name
 
 STAND_IN = "unknown.owner"  # the stand-in's id: only ever in an organisation of its own
@@ -45,7 +47,8 @@ def candidates(sentence: str, org: Org) -> list[str]:
 
 
 def unknown(name: str, org: Org) -> bool:
-    """Is `name` a plausible name that no person, service, project or team of `org` has?"""
+    """Is `name` a plausible name that no person, service, project or team of `org` has,
+    or one that several people have (an alias two people share names neither)?"""
     words = name.split()
     if not 1 <= len(words) <= MAX_WORDS or not all(_WORD.fullmatch(w) for w in words):
         return False
@@ -53,12 +56,21 @@ def unknown(name: str, org: Org) -> bool:
         return False
     if len(_scripts(name)) > 1:  # "Сy Pаrk" with Cyrillic С and а: a look-alike, no one new
         return False
-    if "<" in template(name, org).text:  # names (part of) a known person or service
+    marked = template(name, org).text
+    if marked == AMBIGUOUS:
+        return len(shared_by(name, org)) > 1
+    if "<" in marked:  # names (part of) a known person or service
         return False
     folded = fold_name(name)
     known = [n for team in org.teams for n in team.names]
     known += [n for project in org.projects for n in project.names]
     return all(folded != fold_name(n) for n in known)
+
+
+def shared_by(name: str, org: Org) -> list[str]:
+    """The ids of the people whose name, first name or alias `name` is."""
+    folded = fold_name(name)
+    return [p.id for p in org.people if any(fold_name(n) == folded for n in p.names)]
 
 
 def _scripts(name: str) -> set[str]:
