@@ -237,3 +237,24 @@ def test_a_project_sharing_its_id_with_a_service_is_asked_about_as_the_project(
     service = q(store, settings, "Who owns the search index?")
     assert service["subject"]["type"] == "Service"
     assert service["result"] == {"owner": {"id": "cy", "name": "Cy Park"}}
+
+
+def test_a_hypothetical_ownership_question_is_refused(demo: Store, demo_settings: Settings) -> None:
+    """ "Who would own the billing gateway if Kofi left?" answered Kofi from CC-1047: today's
+    owner, cited, as the answer to who would own it without him."""
+    for question in (
+        "Who would own the billing gateway if Kofi left?",
+        "If Kofi left, who would own the billing gateway?",
+        "Who owns billing-gw if Kofi is on leave?",
+        "Suppose Kofi quits: who owns the billing gateway?",
+        "What if Kofi moves teams, who should sign off the Halyard release?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["result"] is None, (question, a["result"])
+        assert a["refusal"]["code"] == "OUT_OF_SCOPE", question
+        assert "Kofi Mensah" not in a["explanation"], question
+    for question in (
+        "Who owns the billing gateway, if anyone?",
+        "Can you check if Kofi owns the billing gateway?",
+    ):
+        assert q(demo, demo_settings, question)["result"]["owner"]["id"] == "kofi", question

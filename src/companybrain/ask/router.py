@@ -94,15 +94,20 @@ _PERSON = re.compile(
 
 
 # Ownership questions that ask for someone other than the owner on one day: a former, first,
-# next or backup owner, everyone but one, who does not own it, when it moved or how many
-# there were. owner_of names the one owner on a day; answered, any of these would put the
-# current owner forward as something it is not.
+# next or backup owner, everyone but one, who does not own it, when it moved, how many there
+# were, or who would own it if something changed. owner_of names the one owner on a day;
+# answered, any of these would put the current owner forward as something it is not.
 _OTHER_OWNER = re.compile(
     r"\b(?:previous|former|prior|old|original|first|earliest|initial|next|future|incoming"
     r"|outgoing|backup|back-up|deputy|secondary|alternate|interim|acting)\s+owners?\b"
     r"|\b(?:besides|other\s+than|apart\s+from|except|ever|no\s+longer)\b"
     r"|\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|never)\s+owns?\b"
-    r"|^\s*(?:when|how\s+long|how\s+many|how\s+often)\b",
+    r"|^\s*(?:when|how\s+long|how\s+many|how\s+often)\b"
+    # a hypothetical: who would own it if something changed ("if Kofi leaves"), but not an
+    # "if" that asks whether ("check if Kofi owns it")
+    r"|(?<!check\s)(?<!see\s)(?<!know\s)(?<!ask\s)(?<!wonder\s)(?<!wondering\s)(?<!me\s)"
+    r"\b(?:what\s+if|if|suppose|supposing|assuming|imagine|unless|were\s+to)\b"
+    r"(?!\s+(?:any|anyone|anybody|so|known|possible|you\s+know)\b)[^,;:?!.]*",
     re.I,
 )
 _OWNERSHIP_WORDS = re.compile(
@@ -116,7 +121,7 @@ def other_than_owner(question: str) -> str | None:
     """The words by which an ownership question asks for something other than who owns the
     subject on one day, else None."""
     question = _POSSESSIVE_OWN.sub(" ", question)
-    if not _OWNERSHIP_WORDS.search(question):
+    if not (_OWNERSHIP_WORDS.search(question) or is_sign_off(question)):
         return None
     m = _OTHER_OWNER.search(question)
     return " ".join(m.group().split()) if m else None
