@@ -184,6 +184,21 @@ def test_a_question_without_a_time_is_about_now() -> None:
         assert reading.as_of == NOW
 
 
+def test_now_beside_another_day_is_two_times() -> None:
+    """ "Who owns it now, and who owned it on 2026-09-25?" was read as 2026-09-25 alone: the
+    question about today got September's owner, cited."""
+    for question, phrase in (
+        ("Who owns it now, and who owned it on September 25, 2026?", "September 25, 2026"),
+        ("Who owned it on 2026-09-25, and who owns it now?", "2026-09-25"),
+        ("Who owns it right now? (not on 2026-09-25)", "2026-09-25"),
+        ("Who currently owns it vs 2026-10-14T10:00:00Z?", "2026-10-14T10:00:00Z"),
+    ):
+        reading = vague(question)
+        assert phrase in reading.phrase and reading.reason == "it names more than one time"
+    assert read("Who owns it right now, as of today?").day == date(2026, 10, 20)
+    assert read("Who owns it now, on 2026-10-20?").day == date(2026, 10, 20)
+
+
 def test_an_exact_instant_is_kept_and_compared_as_an_instant() -> None:
     utc = read("Who owned it at 2026-10-14T12:00:00Z?")
     bangkok = read("Who owned it at 2026-10-14T19:00:00+07:00?")

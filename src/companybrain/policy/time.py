@@ -246,12 +246,19 @@ def parse_question_time(
         if isinstance(reading, VagueDate):
             return reading
         found.extend(reading)
+    now_word = _NOW.search(text)
     text = _blank(text, _NOW)
     for pattern in _VAGUE:
         match = pattern.search(text)
         if match:
             return VagueDate(_phrase(question, match), _vague_reason(match.group(0)))
     instants = {to_ms(m) for _, m, _ in found}
+    # "now" beside another day ("who owns it now, and who owned it on 2026-09-25?") is two
+    # times: read as the other day alone, today's question got that day's owner.
+    today = now.astimezone(zone(tz)).date()
+    if now_word and any(day != today for _, _, day in found):
+        phrases = [*(p for p, _, _ in found), " ".join(now_word.group(0).split())]
+        return VagueDate(" and ".join(phrases), "it names more than one time")
     if len(instants) > 1:
         return VagueDate(" and ".join(p for p, _, _ in found), "it names more than one time")
     if found:
