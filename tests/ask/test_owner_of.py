@@ -258,3 +258,24 @@ def test_a_hypothetical_ownership_question_is_refused(demo: Store, demo_settings
         "Can you check if Kofi owns the billing gateway?",
     ):
         assert q(demo, demo_settings, question)["result"]["owner"]["id"] == "kofi", question
+
+
+def test_a_project_and_a_service_outside_it_are_two_subjects(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Who owns Halyard and the secrets vault?" answered the secrets vault alone (its
+    CONFLICT, cited), and "Who knows Project Tessera and the search index?" Nadia for the
+    search index: a service was preferred to any project named beside it, even one it is no
+    part of."""
+    for question in (
+        "Who owns Halyard and the secrets vault?",
+        "Who should sign off the Halyard release and the secrets vault?",
+        "Who knows Project Tessera and the search index?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["refusal"]["code"] == "OUT_OF_SCOPE", question
+        assert a["citations"] == [] and a["subject"] is None, question
+        assert "one at a time" in a["refusal"]["message"], question
+    within = q(demo, demo_settings, "Who owns the billing gateway in Project Halyard?")
+    assert within["subject"]["id"] == "billing-gateway"
+    assert within["result"]["owner"]["id"] == "kofi"

@@ -268,8 +268,17 @@ def _route_named(tool: str, question: str, catalog: Catalog) -> Route:
     if tool == "person_or_team" and re.search(r"\bteam\b", question, re.I):
         teams = [m for m in mentions if m.entity.type == TEAM]
         mentions = teams or mentions
-    # a service is more specific than the project it belongs to
-    preferred = [m for m in mentions if m.entity.type == types[0]] or mentions
+    if types == (SERVICE, PROJECT):
+        # a service is more specific than the project it belongs to; a project it does not
+        # belong to is a second subject ("Halyard and the secrets vault")
+        services = {m.entity.id for m in mentions if m.entity.type == SERVICE}
+        preferred = [
+            m
+            for m in mentions
+            if m.entity.type == SERVICE or not services & set(m.entity.extra.get("services", ()))
+        ]
+    else:
+        preferred = [m for m in mentions if m.entity.type == types[0]] or mentions
     distinct = list(dict.fromkeys(m.entity for m in preferred))
     if not distinct:
         return Route(tool, sign_off=sign_off, refusal=not_in_graph(question, tool))
