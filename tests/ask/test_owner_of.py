@@ -279,3 +279,28 @@ def test_a_project_and_a_service_outside_it_are_two_subjects(
     within = q(demo, demo_settings, "Who owns the billing gateway in Project Halyard?")
     assert within["subject"]["id"] == "billing-gateway"
     assert within["result"]["owner"]["id"] == "kofi"
+
+
+def test_a_question_about_someone_beside_the_owner_is_refused(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Who leads the team that owns the billing gateway?" and "Who is the billing gateway
+    owner's manager?" answered Kofi from CC-1047: the owner, cited, as his own lead."""
+    for question in (
+        "Who is the billing gateway owner's manager?",
+        "Who is the manager of the billing gateway owner?",
+        "Who does the owner of the billing gateway report to?",
+        "Who leads the team that owns the billing gateway?",
+        "Who is the team lead for the owner of billing-gw?",
+        "What team is the owner of the billing gateway on?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["result"] is None, (question, a["result"])
+        assert a["refusal"]["code"] == "OUT_OF_SCOPE" and a["citations"] == [], question
+        assert "Kofi Mensah" not in a["explanation"], question
+    for question in (
+        "Who is the billing gateway's owner?",
+        "What's the owner's name for billing-gw?",
+        "Who is the point of contact for the billing gateway?",
+    ):
+        assert q(demo, demo_settings, question)["result"]["owner"]["id"] == "kofi", question

@@ -145,6 +145,35 @@ def one_kind_of_record(question: str) -> str | None:
     return " ".join(m.group().split()) if m else None
 
 
+# "Who is the billing gateway owner's manager?", "Who leads the team that owns it?": a
+# question about someone beside the owner. Answered, it named the owner as that person.
+_BESIDE = r"(?:manager|boss|lead|leader|head|director|supervisor|team|group|email|e-mail|phone)"
+_ABOUT_THE_OWNER = re.compile(
+    rf"\bowners?(?:['’]s|s['’])\s+{_BESIDE}s?\b"
+    rf"|\b{_BESIDE}s?\s+(?:of|for)\s+(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+){{0,4}}?owners?\b"
+    rf"|\b{_BESIDE}s?\s+(?:that|which|who)\s+owns?\b"
+    r"|\b(?:what|which)\s+(?:team|group)\s+(?:is|are|was|were)\b[^?]*\bowners?\b"
+    r"|\bowners?\b[^?]*\breports?\s+to\b",
+    re.I,
+)
+
+
+def about_the_owner(question: str) -> str | None:
+    """The words by which an ownership question asks about someone beside the owner (their
+    manager, their team's lead), else None."""
+    m = _ABOUT_THE_OWNER.search(_POSSESSIVE_OWN.sub(" ", question))
+    return " ".join(m.group().split()) if m else None
+
+
+def about_the_owner_refusal(words: str) -> Refusal:
+    return Refusal(
+        RefusalCode.OUT_OF_SCOPE,
+        f'the question asks "{words}": the records answer who owns a service or project, '
+        "not who stands beside the owner. Ask who owns it, then who that person or their "
+        "team is",
+    )
+
+
 def one_kind_refusal(words: str) -> Refusal:
     return Refusal(
         RefusalCode.OUT_OF_SCOPE,
@@ -237,6 +266,8 @@ class RulesRouter:
             return Route(None, refusal=other_owner_refusal(words))
         if words := one_kind_of_record(question):
             return Route(None, refusal=one_kind_refusal(words))
+        if words := about_the_owner(question):
+            return Route(None, refusal=about_the_owner_refusal(words))
         tool = question_type(question)
         if (
             tool == "person_or_team"
@@ -413,6 +444,8 @@ class ModelRouter:
             return Route(None, refusal=other_owner_refusal(words), by="model")
         if words := one_kind_of_record(question):
             return Route(None, refusal=one_kind_refusal(words), by="model")
+        if words := about_the_owner(question):
+            return Route(None, refusal=about_the_owner_refusal(words), by="model")
         tools = routing_tools(catalog)
         messages = [
             {"role": "system", "content": _SYSTEM},
