@@ -44,6 +44,24 @@ def test_who_knows_ranks_people_by_score(demo: Store, demo_settings: Settings) -
     assert a["result"]["bus_factor"] == 2
 
 
+def test_who_does_not_know_a_subject_is_refused(demo: Store, demo_settings: Settings) -> None:
+    """ "Who doesn't know the ledger service?" answered Darius, Rafael, Kofi... with their
+    records: the people who know it, cited, as the ones who do not."""
+    for question in (
+        "Who doesn't know the ledger service?",
+        "Who has never worked on the ledger service?",
+        "Who is not familiar with the search index?",
+        "Who has no experience with ledger-svc?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["result"] is None, (question, a["result"])
+        assert a["refusal"]["code"] == "OUT_OF_SCOPE" and a["citations"] == [], question
+    knows = q(demo, demo_settings, "Does Kofi know the ledger service or not?")
+    assert knows["result"]["experts"][0]["id"] == "darius"
+    owner = q(demo, demo_settings, "I don't know who owns the billing gateway")
+    assert owner["result"]["owner"]["id"] == "kofi"
+
+
 def test_who_knows_counts_only_records_the_asker_may_see(
     demo: Store, demo_settings: Settings
 ) -> None:

@@ -174,6 +174,32 @@ def about_the_owner_refusal(words: str) -> Refusal:
     )
 
 
+# "Who doesn't know the ledger service?": answered, the experts were given as the people who
+# do not know it.
+_NOT_KNOWING = re.compile(
+    r"\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|never|no\s+longer|not)\s+"
+    r"(?:\w+\s+)?(?:know|knows|knew|known|work|works|worked|understands?|familiar)\b"
+    r"|\bno\s+(?:experience|expertise|knowledge)\b",
+    re.I,
+)
+
+
+def not_knowing(question: str) -> str | None:
+    """The words by which an expertise question asks who does not know a subject."""
+    if question_type(question) != "who_knows":
+        return None
+    m = _NOT_KNOWING.search(question)
+    return " ".join(m.group().split()) if m else None
+
+
+def not_knowing_refusal(words: str) -> Refusal:
+    return Refusal(
+        RefusalCode.OUT_OF_SCOPE,
+        f'the question asks "{words}": the records name who knows a subject, ranked by what '
+        "they did on it, never who does not. Ask who knows it",
+    )
+
+
 def one_kind_refusal(words: str) -> Refusal:
     return Refusal(
         RefusalCode.OUT_OF_SCOPE,
@@ -268,6 +294,8 @@ class RulesRouter:
             return Route(None, refusal=one_kind_refusal(words))
         if words := about_the_owner(question):
             return Route(None, refusal=about_the_owner_refusal(words))
+        if words := not_knowing(question):
+            return Route(None, refusal=not_knowing_refusal(words))
         tool = question_type(question)
         if (
             tool == "person_or_team"
@@ -446,6 +474,8 @@ class ModelRouter:
             return Route(None, refusal=one_kind_refusal(words), by="model")
         if words := about_the_owner(question):
             return Route(None, refusal=about_the_owner_refusal(words), by="model")
+        if words := not_knowing(question):
+            return Route(None, refusal=not_knowing_refusal(words), by="model")
         tools = routing_tools(catalog)
         messages = [
             {"role": "system", "content": _SYSTEM},
