@@ -189,6 +189,23 @@ def test_person_and_team(demo: Store, demo_settings: Settings) -> None:
     assert nobody["refusal"]["code"] == "NOT_IN_GRAPH" and nobody["tool"] == "person_or_team"
 
 
+def test_a_question_about_a_person_and_a_service_is_not_a_profile(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Who did Ines hand the billing gateway to?" and "Did Amara take over the audit log?"
+    fit no question type and were answered with Ines's and Amara's profiles: an answer to
+    who they are, not to what was asked."""
+    for question in (
+        "Who did Ines hand the billing gateway to?",
+        "Did Amara take over the audit log?",
+        "Kofi and Project Halyard",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["result"] is None, (question, a["result"])
+        assert a["refusal"]["code"] == "OUT_OF_SCOPE", question
+    assert q(demo, demo_settings, "Kofi?")["result"]["person"]["id"] == "kofi"
+
+
 def test_search_returns_hits_with_verbatim_snippets(demo: Store, demo_settings: Settings) -> None:
     a = q(demo, demo_settings, "Search records for 3DS challenge timeouts")
     hits = {h["record"]: h for h in a["result"]["hits"]}

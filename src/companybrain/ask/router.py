@@ -304,7 +304,12 @@ class RulesRouter:
         ):
             tool = "search_records"
         if tool is None:
-            if catalog.mentions(question, PERSON, TEAM):
+            # a question naming only a person or team is about them; one that also names a
+            # service, project or decision ("Did Amara take over the audit log?") asks
+            # something else about it, which a profile does not answer
+            if catalog.mentions(question, PERSON, TEAM) and not catalog.mentions(
+                question, SERVICE, PROJECT, DECISION
+            ):
                 tool = "person_or_team"
             else:
                 return out_of_scope(question, NO_TYPE_MESSAGE)
