@@ -304,3 +304,25 @@ def test_a_question_about_someone_beside_the_owner_is_refused(
         "Who is the point of contact for the billing gateway?",
     ):
         assert q(demo, demo_settings, question)["result"]["owner"]["id"] == "kofi", question
+
+
+def test_a_leading_search_word_that_asks_who_or_begins_a_name_is_not_a_search(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Show me who owns the billing gateway" was a search whose first hit was msg-038,
+    "Ines still owns billing gateway", and "Find the owner of the billing gateway" one led
+    by the directory's Ines row; "Search index owner?" searched for "index owner" (the
+    service is the Search Index)."""
+    for question, subject, owner in (
+        ("Show me who owns the billing gateway", "billing-gateway", "kofi"),
+        ("Find the owner of the billing gateway", "billing-gateway", "kofi"),
+        ("Look up the owner of the ledger service", "ledger-service", "darius"),
+        ("Search index owner?", "search-index", "nadia"),
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["tool"] == "owner_of" and a["subject"]["id"] == subject, (question, a["tool"])
+        assert a["result"]["owner"]["id"] == owner, question
+    knows = q(demo, demo_settings, "Search Index - who knows it best?")
+    assert knows["tool"] == "who_knows" and knows["result"]["experts"][0]["id"] == "nadia"
+    for question in ("Search for the search index runbook", "Search for the Thales Luna appliance"):
+        assert q(demo, demo_settings, question)["tool"] == "search_records", question

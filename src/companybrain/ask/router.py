@@ -65,9 +65,15 @@ _SIGN_OFF = re.compile(
     r"\bwho\b[^?]*\b(?:sign(?:s|ed)?[- ]off|review(?:s)?|to\s+ask|should\s+i\s+ask)\b",
     re.I,
 )
-_SEARCH = re.compile(
+# "Find ...", "Show me ...": a request to search, unless it goes on to ask who ("show me who
+# owns X", "find the owner of X" ask who owns X)
+_SEARCH_VERB = re.compile(
     r"^\s*(?:please\s+)?(?:search|find|look\s*up|grep|show\s+me)\b"
-    r"|\b(?:records?|documents?|docs|tickets?|messages?)\s+(?:about|mentioning|on|for|that\s+mention)\b"
+    r"(?!\s+(?:who|whom|whose|(?:the\s+)?(?:owners?|experts?)\s+(?:of|on|for))\b)",
+    re.I,
+)
+_SEARCH = re.compile(
+    r"\b(?:records?|documents?|docs|tickets?|messages?)\s+(?:about|mentioning|on|for|that\s+mention)\b"
     r"|\bwhat\s+do\s+(?:the\s+)?records\s+say\b",
     re.I,
 )
@@ -231,9 +237,11 @@ def is_sign_off(question: str) -> bool:
 _POSSESSIVE_OWN = re.compile(r"\b(?:its|their|our|my|your|his|her)\s+own\b", re.I)
 
 
-def question_type(question: str) -> str | None:
+def question_type(question: str, *, search_verb: bool = True) -> str | None:
+    """`search_verb`: whether a leading "search", "find"... asks to search (not when it
+    begins a name: "Search Index owner?")."""
     question = _POSSESSIVE_OWN.sub(" ", question)
-    if _SEARCH.search(question):
+    if (search_verb and _SEARCH_VERB.search(question)) or _SEARCH.search(question):
         return "search_records"
     if _OWNER.search(question) or is_sign_off(question):
         return "owner_of"
@@ -296,7 +304,7 @@ class RulesRouter:
             return Route(None, refusal=about_the_owner_refusal(words))
         if words := not_knowing(question):
             return Route(None, refusal=not_knowing_refusal(words))
-        tool = question_type(question)
+        tool = question_type(question, search_verb=not _verb_begins_a_name(question, catalog))
         if (
             tool == "person_or_team"
             and re.search(r"\btell\s+me\s+about\b", question, re.I)
@@ -323,6 +331,19 @@ class RulesRouter:
         if tool == "trace_decision":
             return _route_decision(question, catalog)
         return _route_named(tool, question, catalog)
+
+
+def _verb_begins_a_name(question: str, catalog: Catalog) -> bool:
+    """Is the question's leading search verb the first word of a longer name it uses
+    ("Search Index owner?", the service "Search Index")?"""
+    verb = _SEARCH_VERB.match(question)
+    if verb is None or fold_name(verb.group()).startswith("please"):
+        return False
+    verb_end = 1 + len(fold_name(verb.group()))  # in " folded question ", as mentions count
+    return any(
+        m.start == 1 and m.end > verb_end
+        for m in catalog.mentions(question, SERVICE, PROJECT, PERSON, TEAM)
+    )
 
 
 def _route_named(tool: str, question: str, catalog: Catalog) -> Route:
