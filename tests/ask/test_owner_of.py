@@ -326,3 +326,22 @@ def test_a_leading_search_word_that_asks_who_or_begins_a_name_is_not_a_search(
     assert knows["tool"] == "who_knows" and knows["result"]["experts"][0]["id"] == "nadia"
     for question in ("Search for the search index runbook", "Search for the Thales Luna appliance"):
         assert q(demo, demo_settings, question)["tool"] == "search_records", question
+
+
+def test_a_question_naming_only_a_person_or_team_is_out_of_scope(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "What does Kofi own?" was refused NOT_IN_GRAPH, "the question names no service or
+    project the graph knows ("Kofi")": false, the graph knows Kofi; what it has no
+    question type for is what a person owns."""
+    for question, who in (
+        ("What does Kofi own?", "Kofi Mensah"),
+        ("Who owns more services, Kofi or Ines?", "Kofi Mensah and Ines Halvorsen"),
+        ("Which services does the payments team own?", "Payments"),
+        ("Who knows Kofi?", "Kofi Mensah"),
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["refusal"]["code"] == "OUT_OF_SCOPE", question
+        assert f"names {who} but no service or project" in a["refusal"]["message"], question
+    unknown = q(demo, demo_settings, "Who owns Project Zeus?")
+    assert unknown["refusal"]["code"] == "NOT_IN_GRAPH"

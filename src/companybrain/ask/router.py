@@ -366,6 +366,11 @@ def _route_named(tool: str, question: str, catalog: Catalog) -> Route:
         preferred = [m for m in mentions if m.entity.type == types[0]] or mentions
     distinct = list(dict.fromkeys(m.entity for m in preferred))
     if not distinct:
+        if types == (SERVICE, PROJECT) and (named := catalog.mentions(question, PERSON, TEAM)):
+            # "What does Kofi own?": it names someone the graph knows, in a question no
+            # type answers (saying it names nothing known would be false)
+            who = " and ".join(dict.fromkeys(m.entity.name for m in named))
+            return Route(tool, sign_off=sign_off, refusal=person_not_subject(who, tool))
         return Route(tool, sign_off=sign_off, refusal=not_in_graph(question, tool))
     if len(distinct) > 1:
         names = " and ".join(e.name for e in distinct)
@@ -405,6 +410,16 @@ def _route_decision(question: str, catalog: Catalog) -> Route:
             ),
         )
     return Route("trace_decision", subject=top[0])
+
+
+def person_not_subject(who: str, tool: str) -> Refusal:
+    asks = "who owns" if tool == "owner_of" else "who knows"
+    return Refusal(
+        RefusalCode.OUT_OF_SCOPE,
+        f"the question names {who} but no service or project: the records answer {asks} a "
+        "service or project, not what a person or team owns or knows. Name the service or "
+        "project",
+    )
 
 
 def not_in_graph(question: str, tool: str) -> Refusal:
