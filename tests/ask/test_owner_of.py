@@ -345,3 +345,32 @@ def test_a_question_naming_only_a_person_or_team_is_out_of_scope(
         assert f"names {who} but no service or project" in a["refusal"]["message"], question
     unknown = q(demo, demo_settings, "Who owns Project Zeus?")
     assert unknown["refusal"]["code"] == "NOT_IN_GRAPH"
+
+
+def test_who_will_own_it_without_a_day_is_refused(demo: Store, demo_settings: Settings) -> None:
+    """At 09:00 on 14 October CC-1047 already says Kofi takes the billing gateway over at
+    11:00. "Who will own the billing gateway?" was answered as of now: Ines, cited from
+    dir-2026-09, as the owner to come."""
+    before = "2026-10-14T09:00:00Z"
+    for question in (
+        "Who will own the billing gateway?",
+        "Who is going to own billing-gw?",
+        "Who will be the owner of the billing gateway?",
+        "Who will take over the billing gateway?",
+    ):
+        a = q(demo, demo_settings, question, now=before)
+        assert a["status"] == "refused" and a["result"] is None, (question, a["result"])
+        assert a["refusal"]["code"] == "OUT_OF_SCOPE", question
+        assert "Ines Halvorsen" not in a["explanation"], question
+    for question in (
+        "Who will own the billing gateway tomorrow?",
+        "Who will own the billing gateway on 2026-10-15?",
+    ):
+        a = q(demo, demo_settings, question, now=before)
+        assert a["result"]["owner"]["id"] == "kofi", question
+    later = q(demo, demo_settings, "Who will own the billing gateway next month?", now=before)
+    assert later["refusal"]["code"] == "VAGUE_DATE"
+    assert (
+        q(demo, demo_settings, "Who owns the billing gateway?", now=before)["result"]["owner"]["id"]
+        == "ines"
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from companybrain.ask.catalog import (
@@ -24,6 +25,7 @@ from companybrain.errors import ModelError
 from companybrain.llm.client import ModelClient, function_tool
 from companybrain.model.answer import Refusal, RefusalCode
 from companybrain.policy.text import fold_name, names_in
+from companybrain.policy.time import QuestionTime, parse_question_time
 
 TOOLS = ("owner_of", "who_knows", "trace_decision", "person_or_team", "search_records")
 SUBJECT_TYPES: dict[str, tuple[str, ...]] = {
@@ -129,8 +131,26 @@ def other_than_owner(question: str) -> str | None:
     question = _POSSESSIVE_OWN.sub(" ", question)
     if not (_OWNERSHIP_WORDS.search(question) or is_sign_off(question)):
         return None
-    m = _OTHER_OWNER.search(question)
+    m = _OTHER_OWNER.search(question) or _FUTURE_OWNER.search(question)
+    if m and m.re is _FUTURE_OWNER and names_a_time(question):
+        return None  # "who will own it on 2026-12-01": the owner on that day, or VAGUE_DATE
     return " ".join(m.group().split()) if m else None
+
+
+# "Who will own the billing gateway?" with no day: answered as of now, it named today's
+# owner over a change control already recorded for later.
+_FUTURE_OWNER = re.compile(
+    r"(?:\bwill|'ll|\bshall|\bgoing\s+to|\bgonna)\s+(?:be\s+)?(?:the\s+)?"
+    r"(?:own|owns|owner|owners|owning|take\s+over|taking\s+over)\b",
+    re.I,
+)
+_ANY_CLOCK = datetime(2000, 1, 1, tzinfo=UTC)  # only whether a time is named matters
+
+
+def names_a_time(question: str) -> bool:
+    """Does the question name a time, one day or a vague one ("now" is no time)?"""
+    reading = parse_question_time(question, _ANY_CLOCK)
+    return not (isinstance(reading, QuestionTime) and reading.phrase is None)
 
 
 # "Who owns X per the wiki?": an answer weighs every record by its authority; answered, it
