@@ -374,3 +374,29 @@ def test_who_will_own_it_without_a_day_is_refused(demo: Store, demo_settings: Se
         q(demo, demo_settings, "Who owns the billing gateway?", now=before)["result"]["owner"]["id"]
         == "ines"
     )
+
+
+def test_other_owner_questions_in_other_words_for_owning_are_refused(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """The questions for someone other than the owner on one day were caught only when
+    they said "own": "Who is responsible for the billing gateway besides Kofi?", "... if
+    Kofi leaves?", "Who is not responsible for it?" and "Who will be in charge of it?"
+    were answered Kofi from CC-1047."""
+    for question in (
+        "Who is responsible for the billing gateway besides Kofi?",
+        "Who is responsible for the billing gateway if Kofi leaves?",
+        "Who is not responsible for the billing gateway?",
+        "Who isn't the owner of the billing gateway?",
+        "Who maintains billing-gw except Kofi?",
+        "Who will be in charge of the billing gateway?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["result"] is None, (question, a["result"])
+        assert a["refusal"]["code"] == "OUT_OF_SCOPE", question
+    for question in (
+        "Who is responsible for the billing gateway?",
+        "Who is in charge of billing-gw?",
+        "Who owns the billing gateway, not Ines?",
+    ):
+        assert q(demo, demo_settings, question)["result"]["owner"]["id"] == "kofi", question

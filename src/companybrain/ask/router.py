@@ -109,7 +109,9 @@ _OTHER_OWNER = re.compile(
     r"\b(?:previous|former|prior|old|original|first|earliest|initial|next|future|incoming"
     r"|outgoing|backup|back-up|deputy|secondary|alternate|interim|acting)\s+owners?\b"
     r"|\b(?:besides|other\s+than|apart\s+from|except|ever|no\s+longer)\b"
-    r"|\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|never)\s+owns?\b"
+    r"|\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|never|isn't|is\s+not|aren't"
+    r"|are\s+not|wasn't|was\s+not|not)\s+(?:the\s+|an?\s+)?(?:owns?|owners?|responsible"
+    r"|in\s+charge|maintains?|maintainers?)\b"
     r"|^\s*(?:when|how\s+long|how\s+many|how\s+often)\b"
     # a hypothetical: who would own it if something changed ("if Kofi leaves"), but not an
     # "if" that asks whether ("check if Kofi owns it")
@@ -129,7 +131,7 @@ def other_than_owner(question: str) -> str | None:
     """The words by which an ownership question asks for something other than who owns the
     subject on one day, else None."""
     question = _POSSESSIVE_OWN.sub(" ", question)
-    if not (_OWNERSHIP_WORDS.search(question) or is_sign_off(question)):
+    if not (_OWNERSHIP_WORDS.search(question) or _OWNER.search(question) or is_sign_off(question)):
         return None
     m = _OTHER_OWNER.search(question) or _FUTURE_OWNER.search(question)
     if m and m.re is _FUTURE_OWNER and names_a_time(question):
@@ -141,7 +143,8 @@ def other_than_owner(question: str) -> str | None:
 # owner over a change control already recorded for later.
 _FUTURE_OWNER = re.compile(
     r"(?:\bwill|'ll|\bshall|\bgoing\s+to|\bgonna)\s+(?:be\s+)?(?:the\s+)?"
-    r"(?:own|owns|owner|owners|owning|take\s+over|taking\s+over)\b",
+    r"(?:own|owns|owner|owners|owning|take\s+over|taking\s+over|responsible|in\s+charge"
+    r"|maintain|maintainer|maintaining)\b",
     re.I,
 )
 _ANY_CLOCK = datetime(2000, 1, 1, tzinfo=UTC)  # only whether a time is named matters
