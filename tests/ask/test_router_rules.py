@@ -57,6 +57,10 @@ def catalog() -> Catalog:
         ("Tell me about Kofi.", "person_or_team", "kofi"),
         ("Who works on the Payments team?", "person_or_team", "payments"),
         ("Who is Kofi Mensah?", "person_or_team", "kofi"),
+        # other words for the owner: these were refused, "names no person or team"
+        ("Who's on the hook for the billing gateway?", "owner_of", "billing-gateway"),
+        ("Who's accountable for pay-api?", "owner_of", "payments-api"),
+        ("Who is the DRI for the ledger service?", "owner_of", "ledger-service"),
     ],
 )
 def test_question_types_and_subjects(

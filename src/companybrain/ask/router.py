@@ -81,7 +81,8 @@ _SEARCH = re.compile(
 )
 _OWNER = re.compile(
     r"\b(?:own|owns|owned|owner|owners|ownership|responsible\s+for|in\s+charge\s+of"
-    r"|review\s+contact|point\s+of\s+contact|maintainer|maintains)\b",
+    r"|review\s+contact|point\s+of\s+contact|maintainer|maintains|accountable\s+for"
+    r"|on\s+the\s+hook\s+for|dri|directly\s+responsible)\b",
     re.I,
 )
 _EXPERT = re.compile(
