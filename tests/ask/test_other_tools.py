@@ -206,6 +206,24 @@ def test_a_question_about_a_person_and_a_service_is_not_a_profile(
     assert q(demo, demo_settings, "Kofi?")["result"]["person"]["id"] == "kofi"
 
 
+def test_a_who_is_question_about_a_service_is_out_of_scope(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Who's the tech lead for the billing gateway?" was refused NOT_IN_GRAPH, "the
+    question names no person or team the graph knows", as if the billing gateway were
+    unknown."""
+    for question, what in (
+        ("Who's the tech lead for the billing gateway?", "Billing Gateway"),
+        ("Who is on call for the ledger service?", "Ledger Service"),
+        ("Who is Halyard?", "Project Halyard"),
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["refusal"]["code"] == "OUT_OF_SCOPE", question
+        assert f"names {what} but no person or team" in a["refusal"]["message"], question
+    nobody = q(demo, demo_settings, "Who is Quentin Marlowe?")
+    assert nobody["refusal"]["code"] == "NOT_IN_GRAPH"
+
+
 def test_search_returns_hits_with_verbatim_snippets(demo: Store, demo_settings: Settings) -> None:
     a = q(demo, demo_settings, "Search records for 3DS challenge timeouts")
     hits = {h["record"]: h for h in a["result"]["hits"]}

@@ -395,6 +395,10 @@ def _route_named(tool: str, question: str, catalog: Catalog) -> Route:
             # type answers (saying it names nothing known would be false)
             who = " and ".join(dict.fromkeys(m.entity.name for m in named))
             return Route(tool, sign_off=sign_off, refusal=person_not_subject(who, tool))
+        if types == (PERSON, TEAM) and (named := catalog.mentions(question, SERVICE, PROJECT)):
+            # "Who is the tech lead for the billing gateway?": a service, not a person
+            what = " and ".join(dict.fromkeys(m.entity.name for m in named))
+            return Route(tool, refusal=subject_not_person(what))
         return Route(tool, sign_off=sign_off, refusal=not_in_graph(question, tool))
     if len(distinct) > 1:
         names = " and ".join(e.name for e in distinct)
@@ -443,6 +447,14 @@ def person_not_subject(who: str, tool: str) -> Refusal:
         f"the question names {who} but no service or project: the records answer {asks} a "
         "service or project, not what a person or team owns or knows. Name the service or "
         "project",
+    )
+
+
+def subject_not_person(what: str) -> Refusal:
+    return Refusal(
+        RefusalCode.OUT_OF_SCOPE,
+        f"the question names {what} but no person or team, and asks nothing the records "
+        "answer about it: ask who owns it or who knows it",
     )
 
 
