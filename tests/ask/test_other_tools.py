@@ -177,6 +177,25 @@ def test_a_decision_without_a_status_is_not_said_to_be_accepted(
     assert "accepted" not in a["explanation"]
 
 
+def test_trace_decision_reads_the_chain_as_of_the_day_asked(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "What replaced ADR-004 as of 2026-05-01?" named ADR-009 (recorded 19 May) and ADR-015
+    (22 September), with their quotes: replacements that did not exist on the day asked."""
+    may = q(demo, demo_settings, "What replaced ADR-004 as of 2026-05-01?")
+    assert may["status"] == "answered" and may["result"]["chain"] == ["ADR-004"]
+    assert may["result"]["motivated_by"] == []
+    assert {c["record"] for c in may["citations"]} == {"ADR-004"}
+    august = q(demo, demo_settings, "What replaced ADR-004 on 2026-08-01?")
+    assert august["result"]["chain"] == ["ADR-009", "ADR-004"]
+    assert august["result"]["motivated_by"] == ["LED-41"]
+    early = q(demo, demo_settings, "What replaced ADR-015 on 2026-08-01?")
+    assert early["status"] == "refused" and early["refusal"]["code"] == "NO_CLAIM"
+    assert early["citations"] == []
+    now = q(demo, demo_settings, "What replaced ADR-004?")
+    assert now["result"]["chain"] == ["ADR-015", "ADR-009", "ADR-004"]
+
+
 def test_person_and_team(demo: Store, demo_settings: Settings) -> None:
     person = q(demo, demo_settings, "Tell me about Kofi.")
     assert person["result"]["person"]["id"] == "kofi"

@@ -277,8 +277,17 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
             "trace_decision", subject, RefusalCode.NOT_IN_GRAPH, f"{subject.id} is not a decision"
         )
     # The chain runs through decisions the asker may see only: a link through a hidden
-    # one would show that it exists.
-    seen = {i for i, d in details.items() if can_see(d.get("acl"), ctx.viewer)}
+    # one would show that it exists. And through those recorded by the time asked about:
+    # "what replaced ADR-004 as of May 1" is not answered with a decision from September.
+    recorded = {i for i, d in details.items() if (d.get("at_ms") or 0) <= ctx.time.as_of_ms}
+    if subject.id not in recorded:
+        return ctx.refused(
+            "trace_decision",
+            subject,
+            RefusalCode.NO_CLAIM,
+            f"{subject.id} was not recorded yet on {ctx.as_of}",
+        )
+    seen = {i for i in recorded if can_see(details[i].get("acl"), ctx.viewer)}
     positions = chain_positions(subject.id, links, seen)
 
     def stated(did: str) -> list[Citation]:
