@@ -243,6 +243,24 @@ def test_a_who_is_question_about_a_service_is_out_of_scope(
     assert nobody["refusal"]["code"] == "NOT_IN_GRAPH"
 
 
+def test_a_search_that_names_a_day_reads_the_records_as_of_that_day(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Search for outbox bloat on 2026-09-01" searched for "2026", "09" and "01" too, and
+    listed ADR-015 (22 September) and CC-1024 under as_of 2026-09-01; "... from yesterday"
+    ranked a chat first for saying "yesterday"."""
+    dated = q(demo, demo_settings, "Search for outbox bloat on 2026-09-01")
+    assert dated["as_of"].startswith("2026-09-01")
+    assert [h["record"] for h in dated["result"]["hits"]] == ["LED-52"]
+    undated = q(demo, demo_settings, "Search for outbox bloat")
+    assert {"LED-52", "ADR-015"} <= {h["record"] for h in undated["result"]["hits"]}
+    yesterday = q(demo, demo_settings, "Find records about the billing gateway from yesterday")
+    assert "msg-022" not in {h["record"] for h in yesterday["result"]["hits"]}
+    later = q(demo, demo_settings, "Search for the Thales Luna appliance on 2026-09-01")
+    assert later["refusal"]["code"] == "NO_CLAIM"
+    assert '"Thales Luna appliance" by 2026-09-01' in later["refusal"]["message"]
+
+
 def test_search_returns_hits_with_verbatim_snippets(demo: Store, demo_settings: Settings) -> None:
     a = q(demo, demo_settings, "Search records for 3DS challenge timeouts")
     hits = {h["record"]: h for h in a["result"]["hits"]}

@@ -415,10 +415,17 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
     """The best `hits_wanted` records the viewer may see for `query` (the answer lists
     SEARCH_HITS; benchmarks ask for more to score recall at 10)."""
     words = re.findall(r"[A-Za-z0-9]+", query)
+    # A day the question names ("... on 2026-09-01", "yesterday") is when to search as of,
+    # not words to search for: the records written by then.
+    day_words = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", ctx.time.phrase or "")}
+    words = [w for w in words if w.lower() not in day_words] or words
+    as_of_ms = ctx.time.as_of_ms if ctx.time.phrase else None
     hits: list[Row] = []
     scope = query_scope(ctx.viewer)  # hidden records are left out before anything is ranked
     for text in (" ".join(words), " | ".join(words)):  # every word first, then any word
-        found = ask_q.search_sources(ctx.store, text, SEARCH_FETCH, scope) if words else []
+        found = (
+            ask_q.search_sources(ctx.store, text, SEARCH_FETCH, scope, as_of_ms) if words else []
+        )
         found = [h for h in found if can_see(h.get("acl"), ctx.viewer)]
         by_id = {h["record"]: h for h in found}
         texts = [(rid, h.get("title") or "", h.get("text") or "") for rid, h in by_id.items()]
@@ -427,7 +434,11 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
             break
     if not hits:
         return ctx.refused(
-            "search_records", None, RefusalCode.NO_CLAIM, f'no record you may see matches "{query}"'
+            "search_records",
+            None,
+            RefusalCode.NO_CLAIM,
+            f'no record you may see matches "{" ".join(words) or query}"'
+            + (f" by {ctx.as_of}" if as_of_ms is not None else ""),
         )
     results, citations = [], []
     for hit in hits:

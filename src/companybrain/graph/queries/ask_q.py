@@ -327,21 +327,26 @@ def team_profile(store: Store, team: str) -> Row | None:
 
 
 def search_sources(
-    store: Store, query: str, limit: int, scope: dict[str, Any] | None = None
+    store: Store,
+    query: str,
+    limit: int,
+    scope: dict[str, Any] | None = None,
+    as_of_ms: int | None = None,
 ) -> list[Row]:
     """Records whose title or text match the full-text query, only those `scope` may see
-    (policy.access.query_scope; None: everyone), at most `limit`. The index's score weighs
-    words by every record in the index, hidden ones too: it picks the `limit` only for a
-    viewer who may see everything; anyone else gets them by id, and the caller ranks the
-    hits from their own text either way."""
+    (policy.access.query_scope; None: everyone) and, given `as_of_ms`, written by then, at
+    most `limit`. The index's score weighs words by every record in the index, hidden ones
+    too: it picks the `limit` only for a viewer who may see everything; anyone else gets
+    them by id, and the caller ranks the hits from their own text either way."""
     return store.read(
         "CALL db.idx.fulltext.queryNodes('Source', $q) YIELD node, score "
         "WITH node, score "
-        "WHERE $everyone OR node.acl IS NULL OR any(g IN node.acl WHERE g IN $groups) "
+        "WHERE ($everyone OR node.acl IS NULL OR any(g IN node.acl WHERE g IN $groups)) "
+        "AND ($as_of IS NULL OR node.at_ms <= $as_of) "
         "RETURN node.id AS record, node.title AS title, node.text AS text, node.kind AS kind, "
         "node.acl AS acl ORDER BY CASE WHEN $everyone THEN -score ELSE 0 END, record "
         "LIMIT $limit",
-        {"q": query, "limit": limit, **(scope or EVERYONE)},
+        {"q": query, "limit": limit, "as_of": as_of_ms, **(scope or EVERYONE)},
     )
 
 
