@@ -400,3 +400,20 @@ def test_other_owner_questions_in_other_words_for_owning_are_refused(
         "Who owns the billing gateway, not Ines?",
     ):
         assert q(demo, demo_settings, question)["result"]["owner"]["id"] == "kofi", question
+
+
+def test_curly_apostrophes_read_as_straight_ones(demo: Store, demo_settings: Settings) -> None:
+    """ "Who doesn’t own the billing gateway?", typed with the apostrophe a phone or a word
+    processor puts in, slipped past the checks written with "'" and was answered Kofi from
+    CC-1047, as was "Who doesn’t know the ledger service?" with its experts."""
+    for question in (
+        "Who doesn\u2019t own the billing gateway?",
+        "Who isn\u2019t responsible for billing-gw?",
+        "Who doesn\u2019t know the ledger service?",
+        "Who is the billing gateway owner\u2019s manager?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["result"] is None, (question, a["result"])
+        assert a["refusal"]["code"] == "OUT_OF_SCOPE", question
+    a = q(demo, demo_settings, "Who\u2019s the owner of the \u201cbilling gateway\u201d?")
+    assert a["result"]["owner"]["id"] == "kofi"

@@ -24,7 +24,7 @@ from companybrain.config import Settings
 from companybrain.errors import ModelError
 from companybrain.llm.client import ModelClient, function_tool
 from companybrain.model.answer import Refusal, RefusalCode
-from companybrain.policy.text import fold_name, names_in
+from companybrain.policy.text import fold_name, names_in, straight_quotes
 from companybrain.policy.time import QuestionTime, parse_question_time
 
 TOOLS = ("owner_of", "who_knows", "trace_decision", "person_or_team", "search_records")
@@ -318,6 +318,7 @@ class RulesRouter:
     name = "rules"
 
     def route(self, question: str, catalog: Catalog) -> Route:
+        question = straight_quotes(question)  # "doesn’t own" as typed on a phone
         if approval_status(question):
             return out_of_scope(question, APPROVAL_MESSAGE)
         if words := other_than_owner(question):
@@ -543,6 +544,7 @@ class ModelRouter:
         self.client = ModelClient(settings)
 
     def route(self, question: str, catalog: Catalog) -> Route:
+        question = straight_quotes(question)
         if approval_status(question):  # code decides this, not the model
             return out_of_scope(question, APPROVAL_MESSAGE)
         if words := other_than_owner(question):  # so does this

@@ -69,6 +69,11 @@ def strings_in(value: Any) -> Iterator[str]:
             stack.extend(item.values())
 
 
+def straight_quotes(text: str) -> str:
+    """Curly quotes and primes as straight ones, all else kept: "doesn’t" reads "doesn't"."""
+    return text.translate(_QUOTES)
+
+
 def normalise(text: str) -> str:
     """For verbatim comparison of quotes: case, white space, curly quotes, Unicode dashes."""
     text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
