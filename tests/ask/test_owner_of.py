@@ -417,3 +417,16 @@ def test_curly_apostrophes_read_as_straight_ones(demo: Store, demo_settings: Set
         assert a["refusal"]["code"] == "OUT_OF_SCOPE", question
     a = q(demo, demo_settings, "Who\u2019s the owner of the \u201cbilling gateway\u201d?")
     assert a["result"]["owner"]["id"] == "kofi"
+
+
+def test_what_the_records_say_about_who_owns_something_is_owner_of(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "What do the records say about who owns the billing gateway?" was a search whose
+    first hit was msg-038, "Ines still owns billing gateway", with no word on its authority;
+    owner_of gives Kofi and lists msg-038 as outranked."""
+    a = q(demo, demo_settings, "What do the records say about who owns the billing gateway?")
+    assert a["tool"] == "owner_of" and a["result"]["owner"]["id"] == "kofi"
+    assert "msg-038" in records(a["outranked"])
+    search = q(demo, demo_settings, "What do the records say about the outbox?")
+    assert search["tool"] == "search_records"

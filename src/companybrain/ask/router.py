@@ -76,7 +76,8 @@ _SEARCH_VERB = re.compile(
 )
 _SEARCH = re.compile(
     r"\b(?:records?|documents?|docs|tickets?|messages?)\s+(?:about|mentioning|on|for|that\s+mention)\b"
-    r"|\bwhat\s+do\s+(?:the\s+)?records\s+say\b",
+    # "what do the records say about who owns X" asks who owns X: owner_of weighs them
+    r"|\bwhat\s+do\s+(?:the\s+)?records\s+say\b(?!\s+(?:about\s+)?(?:who|whom|whose)\b)",
     re.I,
 )
 _OWNER = re.compile(
