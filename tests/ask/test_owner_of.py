@@ -430,3 +430,29 @@ def test_what_the_records_say_about_who_owns_something_is_owner_of(
     assert "msg-038" in records(a["outranked"])
     search = q(demo, demo_settings, "What do the records say about the outbox?")
     assert search["tool"] == "search_records"
+
+
+def test_first_else_and_co_owner_questions_are_refused(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Who owned the billing gateway first?" (Ines, per the directories), "Who else owns
+    it?" and "Who co-owns it?" were answered Kofi from CC-1047: only "the first owner" was
+    caught, not the same question in other words."""
+    for question in (
+        "Who owned the billing gateway first?",
+        "Who first owned billing-gw?",
+        "Who owned the billing gateway in the beginning?",
+        "Who else owns the billing gateway?",
+        "Who co-owns the billing gateway?",
+        "Who shares ownership of the billing gateway?",
+        "Who owns the billing gateway temporarily?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["result"] is None, (question, a["result"])
+        assert a["refusal"]["code"] == "OUT_OF_SCOPE", question
+    prior = q(demo, demo_settings, "Who owned the billing gateway prior to 2026-10-01?")
+    assert prior["refusal"]["code"] == "VAGUE_DATE"
+    assert (
+        q(demo, demo_settings, "Who last owned the billing gateway?")["result"]["owner"]["id"]
+        == "kofi"
+    )
