@@ -137,3 +137,32 @@ def test_a_possessive_own_is_not_an_ownership_question(question: str) -> None:
 
     assert question_type(question) != "owner_of"
     assert question_type("Who owns the billing gateway on its own?") == "owner_of"
+
+
+def test_names_are_not_read_as_the_words_of_a_check(catalog: Catalog) -> None:
+    """A service called "First Mile" or "Prior Auth" was read as a question for the first or
+    an earlier owner, and a person called June as a vague month ("who will own it when June
+    leaves"): the checks now read the question with the names it uses set aside."""
+    for e in (
+        Entity("first-mile", SERVICE, "First Mile", ("First Mile",)),
+        Entity("prior-auth", SERVICE, "Prior Auth", ("Prior Auth", "Prior Auth Service")),
+        Entity("else-router", SERVICE, "Else Router", ("Else Router",)),
+        Entity("june", PERSON, "June Park", ("June Park", "June", "june")),
+    ):
+        catalog.entities.setdefault(e.type, {})[e.id] = e
+    for question, subject in (
+        ("Who owns First Mile?", "first-mile"),
+        ("Who is responsible for the Prior Auth Service?", "prior-auth"),
+        ("Who owns the Else Router?", "else-router"),
+    ):
+        route = RulesRouter().route(question, catalog)
+        assert route.refusal is None, (question, route.refusal)
+        assert route.subject is not None and route.subject.id == subject
+    for question, words in (
+        ("Who owned First Mile first?", "first"),
+        ("Who would own First Mile if June Park left?", "if June Park left"),
+        ("Who will own the billing gateway when June leaves?", "will own"),
+    ):
+        route = RulesRouter().route(question, catalog)
+        assert route.refusal is not None and route.refusal.code.value == "OUT_OF_SCOPE", question
+        assert f'"{words}"' in route.refusal.message, (question, route.refusal.message)

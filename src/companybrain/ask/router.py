@@ -7,6 +7,7 @@ writes Cypher). Code then checks the choice: the subject must be named in the qu
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -133,16 +134,33 @@ _OWNERSHIP_WORDS = re.compile(
 )
 
 
-def other_than_owner(question: str) -> str | None:
+def plain(question: str, names: Iterable[str] = ()) -> str:
+    """The question with a possessive "own" and the `names` it uses (services, people...)
+    blanked out, every other character in its place: "Who owns First Mile?" does not ask for
+    the first owner, and words a check finds are quoted from the question itself."""
+    text = _POSSESSIVE_OWN.sub(lambda m: " " * len(m.group()), question)
+    folded = question.casefold()
+    present = {n for n in names if n.strip() and n.strip().casefold() in folded}
+    for name in sorted(present, key=len, reverse=True):
+        pattern = re.compile(rf"(?<!\w){re.escape(name.strip())}(?!\w)", re.I)
+        text = pattern.sub(lambda m: " " * len(m.group()), text)
+    return text
+
+
+def _words(question: str, m: re.Match[str] | None) -> str | None:
+    return " ".join(question[m.start() : m.end()].split()) if m else None
+
+
+def other_than_owner(question: str, names: Iterable[str] = ()) -> str | None:
     """The words by which an ownership question asks for something other than who owns the
-    subject on one day, else None."""
-    question = _POSSESSIVE_OWN.sub(" ", question)
-    if not (_OWNERSHIP_WORDS.search(question) or _OWNER.search(question) or is_sign_off(question)):
+    subject on one day, else None. `names`: what the question may name (see `plain`)."""
+    text = plain(question, names)
+    if not (_OWNERSHIP_WORDS.search(text) or _OWNER.search(text) or is_sign_off(text)):
         return None
-    m = _OTHER_OWNER.search(question) or _FUTURE_OWNER.search(question)
-    if m and m.re is _FUTURE_OWNER and names_a_time(question):
+    m = _OTHER_OWNER.search(text) or _FUTURE_OWNER.search(text)
+    if m and m.re is _FUTURE_OWNER and names_a_time(text):
         return None  # "who will own it on 2026-12-01": the owner on that day, or VAGUE_DATE
-    return " ".join(m.group().split()) if m else None
+    return _words(question, m)
 
 
 # "Who will own the billing gateway?" with no day: answered as of now, it named today's
@@ -172,12 +190,12 @@ _ONE_KIND = re.compile(
 )
 
 
-def one_kind_of_record(question: str) -> str | None:
+def one_kind_of_record(question: str, names: Iterable[str] = ()) -> str | None:
     """The words by which an ownership question asks what one kind of record says."""
-    if not _OWNERSHIP_WORDS.search(_POSSESSIVE_OWN.sub(" ", question)):
+    text = plain(question, names)
+    if not _OWNERSHIP_WORDS.search(text):
         return None
-    m = _ONE_KIND.search(question)
-    return " ".join(m.group().split()) if m else None
+    return _words(question, _ONE_KIND.search(text))
 
 
 # "Who is the billing gateway owner's manager?", "Who leads the team that owns it?": a
@@ -193,11 +211,10 @@ _ABOUT_THE_OWNER = re.compile(
 )
 
 
-def about_the_owner(question: str) -> str | None:
+def about_the_owner(question: str, names: Iterable[str] = ()) -> str | None:
     """The words by which an ownership question asks about someone beside the owner (their
     manager, their team's lead), else None."""
-    m = _ABOUT_THE_OWNER.search(_POSSESSIVE_OWN.sub(" ", question))
-    return " ".join(m.group().split()) if m else None
+    return _words(question, _ABOUT_THE_OWNER.search(plain(question, names)))
 
 
 def about_the_owner_refusal(words: str) -> Refusal:
@@ -219,12 +236,12 @@ _NOT_KNOWING = re.compile(
 )
 
 
-def not_knowing(question: str) -> str | None:
+def not_knowing(question: str, names: Iterable[str] = ()) -> str | None:
     """The words by which an expertise question asks who does not know a subject."""
-    if question_type(question) != "who_knows":
+    text = plain(question, names)
+    if question_type(text) != "who_knows":
         return None
-    m = _NOT_KNOWING.search(question)
-    return " ".join(m.group().split()) if m else None
+    return _words(question, _NOT_KNOWING.search(text))
 
 
 def not_knowing_refusal(words: str) -> Refusal:
@@ -326,13 +343,14 @@ class RulesRouter:
         question = straight_quotes(question)  # "doesn’t own" as typed on a phone
         if approval_status(question):
             return out_of_scope(question, APPROVAL_MESSAGE)
-        if words := other_than_owner(question):
+        names = catalog.names()
+        if words := other_than_owner(question, names):
             return Route(None, refusal=other_owner_refusal(words))
-        if words := one_kind_of_record(question):
+        if words := one_kind_of_record(question, names):
             return Route(None, refusal=one_kind_refusal(words))
-        if words := about_the_owner(question):
+        if words := about_the_owner(question, names):
             return Route(None, refusal=about_the_owner_refusal(words))
-        if words := not_knowing(question):
+        if words := not_knowing(question, names):
             return Route(None, refusal=not_knowing_refusal(words))
         tool = question_type(question, search_verb=not _verb_begins_a_name(question, catalog))
         if (
@@ -552,13 +570,14 @@ class ModelRouter:
         question = straight_quotes(question)
         if approval_status(question):  # code decides this, not the model
             return out_of_scope(question, APPROVAL_MESSAGE)
-        if words := other_than_owner(question):  # so does this
+        names = catalog.names()
+        if words := other_than_owner(question, names):  # so does this
             return Route(None, refusal=other_owner_refusal(words), by="model")
-        if words := one_kind_of_record(question):
+        if words := one_kind_of_record(question, names):
             return Route(None, refusal=one_kind_refusal(words), by="model")
-        if words := about_the_owner(question):
+        if words := about_the_owner(question, names):
             return Route(None, refusal=about_the_owner_refusal(words), by="model")
-        if words := not_knowing(question):
+        if words := not_knowing(question, names):
             return Route(None, refusal=not_knowing_refusal(words), by="model")
         tools = routing_tools(catalog)
         messages = [
