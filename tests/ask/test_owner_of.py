@@ -239,6 +239,28 @@ def test_a_project_sharing_its_id_with_a_service_is_asked_about_as_the_project(
     assert service["result"] == {"owner": {"id": "cy", "name": "Cy Park"}}
 
 
+def test_one_kind_of_record_in_other_words_is_refused(demo: Store, demo_settings: Settings) -> None:
+    """ "Who owns the billing gateway based on tickets?" and "... in the wiki?" were
+    answered Kofi from CC-1047, a change control, as if tickets or the wiki said so: only
+    "per" and "according to" right before the kind were caught."""
+    for question in (
+        "Who owns the billing gateway based on tickets?",
+        "Who owns the billing gateway in the wiki?",
+        "Who owns billing-gw in the service directory?",
+        "Who owns the billing gateway, going by the runbook?",
+        "Who owns the billing gateway from the chat messages?",
+        "Who owns the billing gateway per the latest wiki page?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["refusal"]["code"] == "OUT_OF_SCOPE", question
+        assert "one kind of record" in a["refusal"]["message"], question
+    for question in (
+        "Who owns the billing gateway in Project Halyard?",
+        "Who owns the billing gateway according to the records?",
+    ):
+        assert q(demo, demo_settings, question)["result"]["owner"]["id"] == "kofi", question
+
+
 def test_a_hypothetical_ownership_question_is_refused(demo: Store, demo_settings: Settings) -> None:
     """ "Who would own the billing gateway if Kofi left?" answered Kofi from CC-1047: today's
     owner, cited, as the answer to who would own it without him."""

@@ -183,9 +183,11 @@ def names_a_time(question: str) -> bool:
 # "Who owns X per the wiki?": an answer weighs every record by its authority; answered, it
 # would give the change control's owner as if it were the wiki's.
 _ONE_KIND = re.compile(
-    r"\b(?:per|according\s+to|as\s+(?:per|stated\s+in))\s+(?:the\s+|our\s+|a\s+|that\s+)?"
+    r"\b(?:per|according\s+to|as\s+(?:per|stated\s+in)|based\s+on|going\s+by|in|from)\s+"
+    r"(?:the\s+|our\s+|a\s+|an\s+|that\s+|this\s+)?(?:(?:latest|last|newest|most\s+recent"
+    r"|recent|current|old|older|original|first|new)\s+)?"
     r"(?:wiki|chat|slack|e-?mail|(?:service\s+)?directory|runbook|ticket|change\s+control"
-    r"|comment|adr|doc|docs|documentation)s?(?:\s+page)?\b",
+    r"|comment|adr|doc|docs|documentation)s?(?:\s+(?:page|message|thread|entry|record)s?)?\b",
     re.I,
 )
 
