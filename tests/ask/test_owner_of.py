@@ -478,3 +478,19 @@ def test_first_else_and_co_owner_questions_are_refused(
         q(demo, demo_settings, "Who last owned the billing gateway?")["result"]["owner"]["id"]
         == "kofi"
     )
+
+
+def test_what_one_person_says_is_refused(demo: Store, demo_settings: Settings) -> None:
+    """ "Who owns the billing gateway according to Ines?" was answered Kofi from CC-1047,
+    as if Ines said so; Ines wrote nothing of the kind (msg-038, by someone else, says she
+    still owns it)."""
+    for question in (
+        "Who owns the billing gateway according to Ines?",
+        "Who owns billing-gw per Kofi Mensah?",
+        "Who is responsible for the billing gateway as per Tariq?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["refusal"]["code"] == "OUT_OF_SCOPE", question
+        assert "one person" in a["refusal"]["message"], question
+    answered = q(demo, demo_settings, "Who owns the billing gateway, Kofi?")
+    assert answered["result"]["owner"]["id"] == "kofi"

@@ -192,6 +192,9 @@ _ONE_KIND = re.compile(
 )
 
 
+_SAYS = r"(?:according\s+to|per|as\s+per|as\s+told\s+by|in\s+the\s+words\s+of)"
+
+
 def one_kind_of_record(question: str, names: Iterable[str] = ()) -> str | None:
     """The words by which an ownership question asks what one kind of record says."""
     text = plain(question, names)
@@ -254,13 +257,26 @@ def not_knowing_refusal(words: str) -> Refusal:
     )
 
 
-def one_kind_refusal(words: str) -> Refusal:
+def one_kind_refusal(words: str, what: str = "one kind of record") -> Refusal:
     return Refusal(
         RefusalCode.OUT_OF_SCOPE,
-        f'the question asks what one kind of record says ("{words}"): an answer weighs every '
+        f'the question asks what {what} says ("{words}"): an answer weighs every '
         "record by its authority. Ask who owns it; the answer lists what the other records "
         "say as outranked",
     )
+
+
+def one_persons_word(question: str, catalog: Catalog) -> str | None:
+    """The words by which an ownership question asks what one person says ("who owns it
+    according to Kofi?"): answered, the owner was given as if that person said so."""
+    if not (_OWNERSHIP_WORDS.search(question) or _OWNER.search(question)):
+        return None
+    for mention in catalog.mentions(question, PERSON):
+        for name in mention.entity.names:
+            said = re.compile(rf"\b{_SAYS}\s+{re.escape(name)}(?!\w)", re.I)
+            if found := said.search(question):
+                return _words(question, found)
+    return None
 
 
 def other_owner_refusal(words: str) -> Refusal:
@@ -350,6 +366,8 @@ class RulesRouter:
             return Route(None, refusal=other_owner_refusal(words))
         if words := one_kind_of_record(question, names):
             return Route(None, refusal=one_kind_refusal(words))
+        if words := one_persons_word(question, catalog):
+            return Route(None, refusal=one_kind_refusal(words, "one person"))
         if words := about_the_owner(question, names):
             return Route(None, refusal=about_the_owner_refusal(words))
         if words := not_knowing(question, names):
@@ -577,6 +595,8 @@ class ModelRouter:
             return Route(None, refusal=other_owner_refusal(words), by="model")
         if words := one_kind_of_record(question, names):
             return Route(None, refusal=one_kind_refusal(words), by="model")
+        if words := one_persons_word(question, catalog):
+            return Route(None, refusal=one_kind_refusal(words, "one person"), by="model")
         if words := about_the_owner(question, names):
             return Route(None, refusal=about_the_owner_refusal(words), by="model")
         if words := not_knowing(question, names):
