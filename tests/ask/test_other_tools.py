@@ -196,6 +196,22 @@ def test_trace_decision_reads_the_chain_as_of_the_day_asked(
     assert now["result"]["chain"] == ["ADR-015", "ADR-009", "ADR-004"]
 
 
+def test_trace_decision_says_which_decision_each_motivation_is_for(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Why did we stop using the transactional outbox?" ended "Motivated by: LED-41":
+    LED-41 (events lost through Kafka) is why the outbox was adopted (ADR-009), not why it
+    was replaced (ADR-015), but the answer said it of the whole chain."""
+    a = q(demo, demo_settings, "Why did we stop using the transactional outbox?")
+    assert a["result"]["chain"] == ["ADR-015", "ADR-009", "ADR-004"]
+    assert a["result"]["motivated_by"] == ["LED-41"]
+    by_id = {d["id"]: d for d in a["result"]["decisions"]}
+    assert by_id["ADR-009"]["motivated_by"] == ["LED-41"]
+    assert by_id["ADR-015"]["motivated_by"] == [] and by_id["ADR-004"]["motivated_by"] == []
+    assert "ADR-009 was motivated by LED-41." in a["explanation"]
+    assert "Motivated by" not in a["explanation"]
+
+
 def test_person_and_team(demo: Store, demo_settings: Settings) -> None:
     person = q(demo, demo_settings, "Tell me about Kofi.")
     assert person["result"]["person"]["id"] == "kofi"

@@ -5,6 +5,7 @@ tells which one the user sees."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -133,9 +134,23 @@ def _decision(result: dict[str, Any]) -> str:
 
     chain = " ← ".join(told(i) for i in result["chain"])
     text = f"{result['decision']} is part of this chain, newest first: {chain}."
-    if result.get("motivated_by"):
+    # each motivation with the decision it motivated: "why did we stop using the outbox"
+    # is not answered by what motivated adopting it
+    said = [f"{d} was motivated by {', '.join(ms)}" for d, ms in motivations(result)]
+    if said:
+        text += f" {'; '.join(said)}."
+    elif result.get("motivated_by"):
         text += f" Motivated by: {', '.join(result['motivated_by'])}."
     return text
+
+
+def motivations(result: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
+    """The records that motivated each decision of a trace_decision chain, by decision."""
+    return [
+        (d["id"], list(d["motivated_by"]))
+        for d in result.get("decisions") or []
+        if d.get("motivated_by")
+    ]
 
 
 def _person_or_team(result: dict[str, Any]) -> str:

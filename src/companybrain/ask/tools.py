@@ -315,20 +315,28 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
         )
     chain = sorted(positions, key=lambda i: (positions[i], -(details[i].get("at_ms") or 0)))
     motivated: list[str] = []
+    motivated_each: dict[str, list[str]] = {}  # which decision each motivation is for
     citations: list[Citation] = []
     for did in chain:
         d = details[did]
         citations += stated(did)
         for m in d.get("motivated_by") or []:
-            if m and can_see(m.get("acl"), ctx.viewer) and m["id"] not in motivated:
-                motivated.append(m["id"])
-                citations.append(Citation(record=m["id"], kind=m.get("kind")))
+            if m and can_see(m.get("acl"), ctx.viewer):
+                motivated_each.setdefault(did, []).append(m["id"])
+                if m["id"] not in motivated:
+                    motivated.append(m["id"])
+                    citations.append(Citation(record=m["id"], kind=m.get("kind")))
     result = {
         "decision": subject.id,
         "chain": chain,
         "motivated_by": motivated,
         "decisions": [
-            {"id": i, "title": details[i].get("title"), "status": details[i].get("status")}
+            {
+                "id": i,
+                "title": details[i].get("title"),
+                "status": details[i].get("status"),
+                "motivated_by": motivated_each.get(i, []),
+            }
             for i in chain
         ],
     }

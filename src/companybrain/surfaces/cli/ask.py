@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from companybrain.ask.agent import DEFAULT_MAX_STEPS
+from companybrain.ask.explain import motivations
 from companybrain.model.answer import Answer
 from companybrain.surfaces.cli.agent import run_agent_cli
 from companybrain.surfaces.cli.context import CliState, pass_state
@@ -137,7 +138,8 @@ def _result_lines(result: dict[str, object]) -> list[str]:
         lines.append(f"warning: {result['warning']}")
     if "chain" in result:
         lines.append("chain, newest first: " + " <- ".join(result["chain"]))  # type: ignore[arg-type]
-        lines.append("motivated by: " + (", ".join(result.get("motivated_by") or []) or "-"))  # type: ignore[arg-type]
+        each = [f"{', '.join(ms)} ({d})" for d, ms in motivations(result)]  # per decision
+        lines.append("motivated by: " + ("; ".join(each) or "-"))
     for h in result.get("hits", []) or []:  # type: ignore[attr-defined]
         lines.append(f"{h['record']}: {h['title']} ... {h['snippet']} ...")
     return lines

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from companybrain.ask.catalog import PROJECT, SERVICE, Catalog, Entity, load_catalog
+from companybrain.ask.explain import motivations
 from companybrain.ask.tools import AskContext, owner_of
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
@@ -49,8 +50,8 @@ def result_lines(answer: dict[str, Any]) -> list[str]:
         return lines
     if tool == "trace_decision":
         lines = [" ← ".join(result.get("chain") or [])]
-        if result.get("motivated_by"):
-            lines.append("motivated by " + ", ".join(result["motivated_by"]))
+        if each := [f"{', '.join(ms)} ({d})" for d, ms in motivations(result)]:
+            lines.append("motivated by " + "; ".join(each))
         return lines
     if "person" in result:
         p = result["person"]
