@@ -259,6 +259,9 @@ def test_one_kind_of_record_in_other_words_is_refused(demo: Store, demo_settings
         "Who owns the billing gateway according to the records?",
     ):
         assert q(demo, demo_settings, question)["result"]["owner"]["id"] == "kofi", question
+    # "in chat" without an article says where something is, not whose word to take
+    context = q(demo, demo_settings, "Who owns the ledger service? Messages about it are in chat.")
+    assert context["refusal"] is None or "one kind of record" not in context["refusal"]["message"]
 
 
 def test_a_hypothetical_ownership_question_is_refused(demo: Store, demo_settings: Settings) -> None:

@@ -183,8 +183,10 @@ def names_a_time(question: str) -> bool:
 # "Who owns X per the wiki?": an answer weighs every record by its authority; answered, it
 # would give the change control's owner as if it were the wiki's.
 _ONE_KIND = re.compile(
-    r"\b(?:per|according\s+to|as\s+(?:per|stated\s+in)|based\s+on|going\s+by|in|from)\s+"
-    r"(?:the\s+|our\s+|a\s+|an\s+|that\s+|this\s+)?(?:(?:latest|last|newest|most\s+recent"
+    r"\b(?:(?:per|according\s+to|as\s+(?:per|stated\s+in)|based\s+on|going\s+by)\s+"
+    r"(?:the\s+|our\s+|a\s+|an\s+|that\s+|this\s+)?"
+    r"|(?:in|from)\s+(?:the|our|that|this)\s+)"  # "in chat" may only say where a thing is
+    r"(?:(?:latest|last|newest|most\s+recent"
     r"|recent|current|old|older|original|first|new)\s+)?"
     r"(?:wiki|chat|slack|e-?mail|(?:service\s+)?directory|runbook|ticket|change\s+control"
     r"|comment|adr|doc|docs|documentation)s?(?:\s+(?:page|message|thread|entry|record)s?)?\b",
