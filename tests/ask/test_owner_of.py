@@ -497,3 +497,20 @@ def test_what_one_person_says_is_refused(demo: Store, demo_settings: Settings) -
         assert "one person" in a["refusal"]["message"], question
     answered = q(demo, demo_settings, "Who owns the billing gateway, Kofi?")
     assert answered["result"]["owner"]["id"] == "kofi"
+
+
+def test_a_who_question_with_records_in_its_context_is_not_a_search(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Who owns the billing gateway? I saw tickets about it." was a search (for "tickets
+    about") listing msg-038, "Ines still owns billing gateway", among its first hits; so
+    was "Who knows the search index? The docs on it are thin." A question that begins
+    "who" asks for a person."""
+    owner = q(demo, demo_settings, "Who owns the billing gateway? I saw tickets about it.")
+    assert owner["tool"] == "owner_of" and owner["result"]["owner"]["id"] == "kofi"
+    told = q(demo, demo_settings, "Who owns the billing gateway? Check the records for Ines.")
+    assert told["tool"] == "owner_of" and told["result"]["owner"]["id"] == "kofi"
+    knows = q(demo, demo_settings, "Who knows the search index? The docs on it are thin.")
+    assert knows["tool"] == "who_knows" and knows["result"]["experts"][0]["id"] == "nadia"
+    search = q(demo, demo_settings, "Which tickets about the outbox mention who owns it?")
+    assert search["tool"] == "search_records"

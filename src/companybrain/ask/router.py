@@ -81,6 +81,9 @@ _SEARCH = re.compile(
     r"|\bwhat\s+do\s+(?:the\s+)?records\s+say\b(?!\s+(?:about\s+)?(?:who|whom|whose)\b)",
     re.I,
 )
+# A question that begins "who" asks for a person, not for records, whatever it says after
+# ("Who owns the billing gateway? I saw tickets about it.")
+_ASKS_WHO = re.compile(r"^\s*(?:who|whom|whose|who's)\b", re.I)
 _OWNER = re.compile(
     r"\b(?:own|owns|owned|owner|owners|ownership|responsible\s+for|in\s+charge\s+of"
     r"|review\s+contact|point\s+of\s+contact|maintainer|maintains|accountable\s+for"
@@ -307,7 +310,9 @@ def question_type(question: str, *, search_verb: bool = True) -> str | None:
     """`search_verb`: whether a leading "search", "find"... asks to search (not when it
     begins a name: "Search Index owner?")."""
     question = _POSSESSIVE_OWN.sub(" ", question)
-    if (search_verb and _SEARCH_VERB.search(question)) or _SEARCH.search(question):
+    if (search_verb and _SEARCH_VERB.search(question)) or (
+        _SEARCH.search(question) and not _ASKS_WHO.search(question)
+    ):
         return "search_records"
     if _OWNER.search(question) or is_sign_off(question):
         return "owner_of"
