@@ -475,6 +475,11 @@ def test_first_else_and_co_owner_questions_are_refused(
         a = q(demo, demo_settings, question)
         assert a["status"] == "refused" and a["result"] is None, (question, a["result"])
         assert a["refusal"]["code"] == "OUT_OF_SCOPE", question
+    for question in (
+        "First, who owns the billing gateway?",
+        "Who owns the billing gateway? Anything else I should know?",
+    ):
+        assert q(demo, demo_settings, question)["result"]["owner"]["id"] == "kofi", question
     prior = q(demo, demo_settings, "Who owned the billing gateway prior to 2026-10-01?")
     assert prior["refusal"]["code"] == "VAGUE_DATE"
     assert (

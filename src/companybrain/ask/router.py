@@ -117,7 +117,8 @@ _OTHER_OWNER = re.compile(
     r"|\b(?:besides|other\s+than|apart\s+from|except|ever|no\s+longer)\b"
     # the first, an earlier, a stand-in or a second owner, in other words ("who owned it
     # first", "who else owns it", "who co-owns it")
-    r"|\b(?:first|at\s+first|in\s+the\s+beginning|prior(?!\s+to)|temporarily|else|jointly"
+    r"|\bfirst\s+own(?:ed|er|ers)\b|\bowned\b[^?.!;]*\bfirst\b|\bowner\s+first\b"
+    r"|\b(?:at\s+first|in\s+the\s+beginning|prior(?!\s+to)|temporarily|who\s+else|jointly"
     r"|co-?own(?:s|ed|ers?)?|shares?\s+ownership)\b"
     r"|\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|never|isn't|is\s+not|aren't"
     r"|are\s+not|wasn't|was\s+not|not)\s+(?:the\s+|an?\s+)?(?:owns?|owners?|responsible"
