@@ -199,6 +199,22 @@ def test_now_beside_another_day_is_two_times() -> None:
     assert read("Who owns it now, on 2026-10-20?").day == date(2026, 10, 20)
 
 
+def test_a_part_of_a_day_is_not_that_day() -> None:
+    """ "Who owned the billing gateway on the morning of 2026-10-14?" was read as the end of
+    14 October: CC-1047 moved it to Kofi at 11:00, so the morning's owner (Ines) was
+    answered Kofi."""
+    for question, phrase in (
+        ("Who owned it on the morning of 2026-10-14?", "morning"),
+        ("Who owned it early on 2026-10-14?", "early on"),
+        ("Who owned it at the start of October 14, 2026?", "start of"),
+        ("Who owned it in the afternoon of 2026-10-14?", "afternoon"),
+    ):
+        reading = vague(question)
+        assert reading.phrase == phrase
+        assert reading.reason == "a time of day is not read; a day means the whole day"
+    assert read("Who owned it by the end of 2026-10-14?").day == date(2026, 10, 14)
+
+
 def test_an_exact_instant_is_kept_and_compared_as_an_instant() -> None:
     utc = read("Who owned it at 2026-10-14T12:00:00Z?")
     bangkok = read("Who owned it at 2026-10-14T19:00:00+07:00?")

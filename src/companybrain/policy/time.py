@@ -97,6 +97,9 @@ _VAGUE = [
         rf"\b(?:{_WEEKDAY_WORD})\b",
         r"\bq[1-4]\b|\bh[12]\s+\d{4}\b|\bfy\s?\d{2,4}\b",
         r"\b(?:quarter|semester|fortnight|weekend|tonight|noon|midnight)\b",
+        # a part of a day: "the morning of 2026-10-14" is not the end of that day
+        r"\b(?:morning|afternoon|evening|dawn|dusk|midday|overnight|lunchtime)\b"
+        r"|\b(?:early|late)\s+(?:on|in)\b|\b(?:start|beginning)\s+of\b",
         r"\b(?:weeks?|months?|quarters?|years?)\b",
         rf"\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|several)\s+(?:{_UNIT})\b",
         r"\b(?:recently|lately|earlier|formerly|previously|originally|initially|historically"
@@ -471,7 +474,10 @@ def _phrase(question: str, match: re.Match[str]) -> str:
 
 def _vague_reason(matched: str) -> str:
     word = matched.strip().lower()
-    if re.fullmatch(r"\d{1,2}:\d{2}|\d{1,2}\s?(?:am|pm)", word):
+    if re.fullmatch(r"\d{1,2}:\d{2}|\d{1,2}\s?(?:am|pm)", word) or re.search(
+        r"morning|afternoon|evening|dawn|dusk|midday|overnight|lunchtime|early|late|start|begin",
+        word,
+    ):
         return "a time of day is not read; a day means the whole day"
     if re.fullmatch(r"\d+[-/]\d+[-/]\d+|\d{4}-w?\d+|\d{8}", word):
         return "it looks like a date but is not a day this reads (write one as 2026-09-25)"
