@@ -277,6 +277,19 @@ def test_a_search_that_names_a_day_reads_the_records_as_of_that_day(
     assert '"Thales Luna appliance" by 2026-09-01' in later["refusal"]["message"]
 
 
+def test_a_search_for_records_about_a_former_owner_is_a_search(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Find records about the previous owner of the billing gateway" was refused, "the
+    records answer only who owns a service or project on one specific day": a search
+    names no owner, and could list them."""
+    a = q(demo, demo_settings, "Find records about the previous owner of the billing gateway")
+    assert a["status"] == "answered" and a["tool"] == "search_records"
+    assert "dir-2026-09" in {h["record"] for h in a["result"]["hits"]}
+    asked = q(demo, demo_settings, "Who was the previous owner of the billing gateway?")
+    assert asked["refusal"]["code"] == "OUT_OF_SCOPE"
+
+
 def test_search_returns_hits_with_verbatim_snippets(demo: Store, demo_settings: Settings) -> None:
     a = q(demo, demo_settings, "Search records for 3DS challenge timeouts")
     hits = {h["record"]: h for h in a["result"]["hits"]}

@@ -344,6 +344,25 @@ def query_grounded(question: str, query: str) -> bool:
     return bool(words) and all(w in fold_name(question).split() for w in words)
 
 
+def asks_beyond_its_type(question: str, catalog: Catalog) -> Refusal | None:
+    """The refusal for an ownership or expertise question that asks something no answer of
+    its type gives (another owner than the one on a day, what one record or person says, who
+    stands beside the owner, who does not know): answered, it would put the owner or the
+    experts forward as that. A search asserts nothing, so it is not asked of one."""
+    names = catalog.names()
+    if words := other_than_owner(question, names):
+        return other_owner_refusal(words)
+    if words := one_kind_of_record(question, names):
+        return one_kind_refusal(words)
+    if words := one_persons_word(question, catalog):
+        return one_kind_refusal(words, "one person")
+    if words := about_the_owner(question, names):
+        return about_the_owner_refusal(words)
+    if words := not_knowing(question, names):
+        return not_knowing_refusal(words)
+    return None
+
+
 def out_of_scope(question: str, why: str) -> Route:
     return Route(None, refusal=Refusal(RefusalCode.OUT_OF_SCOPE, why))
 
@@ -369,18 +388,9 @@ class RulesRouter:
         question = straight_quotes(question)  # "doesn’t own" as typed on a phone
         if approval_status(question):
             return out_of_scope(question, APPROVAL_MESSAGE)
-        names = catalog.names()
-        if words := other_than_owner(question, names):
-            return Route(None, refusal=other_owner_refusal(words))
-        if words := one_kind_of_record(question, names):
-            return Route(None, refusal=one_kind_refusal(words))
-        if words := one_persons_word(question, catalog):
-            return Route(None, refusal=one_kind_refusal(words, "one person"))
-        if words := about_the_owner(question, names):
-            return Route(None, refusal=about_the_owner_refusal(words))
-        if words := not_knowing(question, names):
-            return Route(None, refusal=not_knowing_refusal(words))
         tool = question_type(question, search_verb=not _verb_begins_a_name(question, catalog))
+        if tool != "search_records" and (refusal := asks_beyond_its_type(question, catalog)):
+            return Route(None, refusal=refusal)
         if (
             tool == "person_or_team"
             and re.search(r"\btell\s+me\s+about\b", question, re.I)
@@ -598,17 +608,9 @@ class ModelRouter:
         question = straight_quotes(question)
         if approval_status(question):  # code decides this, not the model
             return out_of_scope(question, APPROVAL_MESSAGE)
-        names = catalog.names()
-        if words := other_than_owner(question, names):  # so does this
-            return Route(None, refusal=other_owner_refusal(words), by="model")
-        if words := one_kind_of_record(question, names):
-            return Route(None, refusal=one_kind_refusal(words), by="model")
-        if words := one_persons_word(question, catalog):
-            return Route(None, refusal=one_kind_refusal(words, "one person"), by="model")
-        if words := about_the_owner(question, names):
-            return Route(None, refusal=about_the_owner_refusal(words), by="model")
-        if words := not_knowing(question, names):
-            return Route(None, refusal=not_knowing_refusal(words), by="model")
+        searching = question_type(question, search_verb=not _verb_begins_a_name(question, catalog))
+        if searching != "search_records" and (refusal := asks_beyond_its_type(question, catalog)):
+            return Route(None, refusal=refusal, by="model")  # so does this
         tools = routing_tools(catalog)
         messages = [
             {"role": "system", "content": _SYSTEM},
