@@ -212,6 +212,23 @@ def test_trace_decision_says_which_decision_each_motivation_is_for(
     assert "Motivated by" not in a["explanation"]
 
 
+def test_who_made_a_decision_is_not_answered_with_its_chain(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Who wrote ADR-009?" and "Who decided to use logical replication?" were answered
+    with the supersession chain and its quotes: no one named, to a question asking who. And
+    "Who owns ADR-009?" was refused NOT_IN_GRAPH, "names no service or project the graph
+    knows ("ADR-009")", though the graph knows ADR-009."""
+    for question in ("Who wrote ADR-009?", "Who decided to use logical replication?"):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["refusal"]["code"] == "OUT_OF_SCOPE", question
+        assert a["citations"] == [] and "not who made or wrote it" in a["refusal"]["message"]
+    owns = q(demo, demo_settings, "Who owns ADR-009?")
+    assert owns["refusal"]["code"] == "OUT_OF_SCOPE"
+    assert "names ADR-009 but no service or project" in owns["refusal"]["message"]
+    assert q(demo, demo_settings, "What replaced ADR-004?")["result"]["chain"][0] == "ADR-015"
+
+
 def test_person_and_team(demo: Store, demo_settings: Settings) -> None:
     person = q(demo, demo_settings, "Tell me about Kofi.")
     assert person["result"]["person"]["id"] == "kofi"

@@ -372,6 +372,10 @@ APPROVAL_MESSAGE = (
     "ahead, and who may decide it, is not recorded. Ask who owns it to find whom to ask "
     "for review"
 )
+WHO_DECIDED_MESSAGE = (
+    "the question asks who: the records say why a decision was made and what replaced it, "
+    "not who made or wrote it. Ask why it was made or what replaced it"
+)
 NO_TYPE_MESSAGE = (
     "no question type fits: ask who owns a service or project, who knows it, why a decision "
     "was made, who a person or team is, or search the records"
@@ -415,6 +419,8 @@ class RulesRouter:
                 )
             return Route(tool, query=query)
         if tool == "trace_decision":
+            if _ASKS_WHO.search(question):  # "Who wrote ADR-009?": the chain names no one
+                return out_of_scope(question, WHO_DECIDED_MESSAGE)
             return _route_decision(question, catalog)
         return _route_named(tool, question, catalog)
 
@@ -452,10 +458,12 @@ def _route_named(tool: str, question: str, catalog: Catalog) -> Route:
         preferred = [m for m in mentions if m.entity.type == types[0]] or mentions
     distinct = list(dict.fromkeys(m.entity for m in preferred))
     if not distinct:
-        if types == (SERVICE, PROJECT) and (named := catalog.mentions(question, PERSON, TEAM)):
-            # "What does Kofi own?": it names someone the graph knows, in a question no
-            # type answers (saying it names nothing known would be false)
-            who = " and ".join(dict.fromkeys(m.entity.name for m in named))
+        others = catalog.mentions(question, PERSON, TEAM, DECISION)
+        if types == (SERVICE, PROJECT) and (named := others):
+            # "What does Kofi own?", "Who owns ADR-009?": it names something the graph
+            # knows, in a question no type answers (saying it names nothing known is false)
+            labels = [m.entity.id if m.entity.type == DECISION else m.entity.name for m in named]
+            who = " and ".join(dict.fromkeys(labels))
             return Route(tool, sign_off=sign_off, refusal=person_not_subject(who, tool))
         if types == (PERSON, TEAM) and (named := catalog.mentions(question, SERVICE, PROJECT)):
             # "Who is the tech lead for the billing gateway?": a service, not a person
@@ -507,8 +515,8 @@ def person_not_subject(who: str, tool: str) -> Refusal:
     return Refusal(
         RefusalCode.OUT_OF_SCOPE,
         f"the question names {who} but no service or project: the records answer {asks} a "
-        "service or project, not what a person or team owns or knows. Name the service or "
-        "project",
+        "service or project, not what a person, team or decision owns or knows. Name the "
+        "service or project",
     )
 
 
