@@ -148,6 +148,7 @@ def test_names_are_not_read_as_the_words_of_a_check(catalog: Catalog) -> None:
         Entity("prior-auth", SERVICE, "Prior Auth", ("Prior Auth", "Prior Auth Service")),
         Entity("else-router", SERVICE, "Else Router", ("Else Router",)),
         Entity("june", PERSON, "June Park", ("June Park", "June", "june")),
+        Entity("will", PERSON, "Will Chen", ("Will Chen", "Will", "will")),
     ):
         catalog.entities.setdefault(e.type, {})[e.id] = e
     for question, subject in (
@@ -162,6 +163,8 @@ def test_names_are_not_read_as_the_words_of_a_check(catalog: Catalog) -> None:
         ("Who owned First Mile first?", "owned First Mile first"),
         ("Who would own First Mile if June Park left?", "if June Park left"),
         ("Who will own the billing gateway when June leaves?", "will own"),
+        # a one-word name is a name where it is capitalised: "will" here is the verb
+        ("Who will own the billing gateway when Will leaves?", "will own"),
     ):
         route = RulesRouter().route(question, catalog)
         assert route.refusal is not None and route.refusal.code.value == "OUT_OF_SCOPE", question

@@ -141,13 +141,19 @@ _OWNERSHIP_WORDS = re.compile(
 def plain(question: str, names: Iterable[str] = ()) -> str:
     """The question with a possessive "own" and the `names` it uses (services, people...)
     blanked out, every other character in its place: "Who owns First Mile?" does not ask for
-    the first owner, and words a check finds are quoted from the question itself."""
+    the first owner, and words a check finds are quoted from the question itself. A name of
+    one word is set aside only where it is capitalised: the verb in "who will own it when
+    Will leaves" is not the person Will (whose id, "will", is a name too)."""
+
+    def blank(m: re.Match[str]) -> str:
+        one_word = not re.search(r"\s", m.group())
+        return m.group() if one_word and not m.group()[0].isupper() else " " * len(m.group())
+
     text = _POSSESSIVE_OWN.sub(lambda m: " " * len(m.group()), question)
     folded = question.casefold()
-    present = {n for n in names if n.strip() and n.strip().casefold() in folded}
+    present = {n.strip() for n in names if n.strip() and n.strip().casefold() in folded}
     for name in sorted(present, key=len, reverse=True):
-        pattern = re.compile(rf"(?<!\w){re.escape(name.strip())}(?!\w)", re.I)
-        text = pattern.sub(lambda m: " " * len(m.group()), text)
+        text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", blank, text, flags=re.I)
     return text
 
 
