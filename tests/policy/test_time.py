@@ -311,6 +311,21 @@ def test_names_that_look_like_times_can_be_set_aside() -> None:
     assert isinstance(reading, QuestionTime) and reading.phrase is None
 
 
+def test_a_month_a_person_is_named_after_is_still_read_as_a_time() -> None:
+    """With a person called June Ortiz, "Who owned Ledger in June?" and "... on June 1?"
+    were read as naming no time (June set aside as her name) and answered as of now;
+    "... on June 1, 2026?" was refused for its bare "2026"."""
+    names = ["June Ortiz", "June", "june"]
+    in_june = parse_question_time("Who owned Ledger in June?", NOW, names=names)
+    assert isinstance(in_june, VagueDate) and in_june.phrase == "in June"
+    for question in ("Who owned Ledger on June 1?", "Who owned Ledger on June 1, 2026?"):
+        reading = parse_question_time(question, NOW, names=names)
+        assert isinstance(reading, QuestionTime) and reading.day == date(2026, 6, 1), question
+    for question in ("Who is June?", "Who owns Ledger? Ask June.", "What did June Ortiz do?"):
+        reading = parse_question_time(question, NOW, names=names)
+        assert isinstance(reading, QuestionTime) and reading.phrase is None, question
+
+
 def test_as_of_accepts_days_and_instants_only() -> None:
     day = parse_as_of("2026-10-15", NOW)
     assert isinstance(day, QuestionTime) and day.day == date(2026, 10, 15)

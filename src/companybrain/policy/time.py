@@ -242,7 +242,8 @@ def parse_question_time(
         n for n in names if n.strip() and (not n.isascii() or n.strip().casefold() in folded)
     }
     for name in sorted(present, key=len, reverse=True):
-        text = _blank(text, re.compile(rf"(?<!\w){re.escape(name.strip())}(?!\w)", re.I))
+        pattern = re.compile(rf"(?<!\w){re.escape(name.strip())}(?!\w)", re.I)
+        text = pattern.sub(lambda m: _name_blanked(question, m), text)
     found: list[tuple[str, datetime, date | None]] = []
     for reader in _READERS:
         text, reading = reader(text, now, tz)
@@ -449,6 +450,24 @@ def _not_one_instant(local: datetime, tz: str) -> str | None:
 
 def _colon(offset: str) -> str:
     return offset if ":" in offset else f"{offset[:3]}:{offset[3:] or '00'}"
+
+
+# Words after which a month is a month, even one a person is named after ("in June").
+_BEFORE_A_TIME = re.compile(
+    r"\b(?:in|on|during|since|until|till|before|after|by|of|early|mid|late|last|next|this"
+    r"|through|from|to)\s+$",
+    re.I,
+)
+
+
+def _name_blanked(question: str, m: re.Match[str]) -> str:
+    """A name set aside (blanked), unless it is one word used as a time: after "in",
+    "since"... or before a day's number ("June 1": a person June, or the first of June)."""
+    one_word = not re.search(r"\s", m.group())
+    as_a_time = _BEFORE_A_TIME.search(question[: m.start()]) or re.match(
+        r"\s+\d", question[m.end() :]
+    )
+    return m.group() if one_word and as_a_time else " " * len(m.group())
 
 
 def _blank(text: str, pattern: re.Pattern[str]) -> str:
