@@ -169,3 +169,19 @@ def test_names_are_not_read_as_the_words_of_a_check(catalog: Catalog) -> None:
         route = RulesRouter().route(question, catalog)
         assert route.refusal is not None and route.refusal.code.value == "OUT_OF_SCOPE", question
         assert f'"{words}"' in route.refusal.message, (question, route.refusal.message)
+
+
+def test_a_team_named_like_a_service_is_the_team_when_called_a_team(catalog: Catalog) -> None:
+    """With a team and a service both called Ledger, "Who owns the Ledger team?" was
+    answered with the owner of the Ledger service."""
+    for e in (
+        Entity("ledger", SERVICE, "Ledger", ("Ledger",)),
+        Entity("ledger-team", TEAM, "Ledger", ("Ledger", "ledger-team")),
+    ):
+        catalog.entities.setdefault(e.type, {})[e.id] = e
+    team = RulesRouter().route("Who owns the Ledger team?", catalog)
+    assert team.subject is None and team.refusal is not None
+    assert team.refusal.code.value == "OUT_OF_SCOPE" and "names Ledger" in team.refusal.message
+    for question in ("Who owns Ledger?", "Who on the Ledger team owns Ledger?"):
+        route = RulesRouter().route(question, catalog)
+        assert route.subject is not None and route.subject.id == "ledger", question

@@ -451,6 +451,15 @@ def _route_named(tool: str, question: str, catalog: Catalog) -> Route:
     if tool == "person_or_team" and re.search(r"\bteam\b", question, re.I):
         teams = [m for m in mentions if m.entity.type == TEAM]
         mentions = teams or mentions
+    if types == (SERVICE, PROJECT) and re.search(r"\bteams?\b", question, re.I):
+        # "Who owns the Ledger team?": the team called Ledger, not the service of that name
+        unteamed = question
+        for team in catalog.mentions(question, TEAM):
+            for name in team.entity.names:
+                said = rf"(?<!\w){re.escape(name)}\s+teams?\b"
+                unteamed = re.sub(said, " ", unteamed, flags=re.I)
+        outside_teams = {m.entity.id for m in catalog.mentions(unteamed, *types)}
+        mentions = [m for m in mentions if m.entity.id in outside_teams]
     if types == (SERVICE, PROJECT):
         # a service is more specific than the project it belongs to; a project it does not
         # belong to is a second subject ("Halyard and the secrets vault")
