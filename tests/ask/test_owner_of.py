@@ -519,3 +519,15 @@ def test_a_who_question_with_records_in_its_context_is_not_a_search(
     assert knows["tool"] == "who_knows" and knows["result"]["experts"][0]["id"] == "nadia"
     search = q(demo, demo_settings, "Which tickets about the outbox mention who owns it?")
     assert search["tool"] == "search_records"
+
+
+def test_a_negative_question_whether_is_answered(demo: Store, demo_settings: Settings) -> None:
+    """ "Isn't Kofi the owner of the billing gateway?" and "Doesn't Darius know the ledger
+    service?" ask whether, not who does not: with the names set aside, the negation checks
+    read "isn't ... the owner" as "who isn't the owner" and refused them."""
+    owner = q(demo, demo_settings, "Isn't Kofi the owner of the billing gateway?")
+    assert owner["result"]["owner"]["id"] == "kofi"
+    knows = q(demo, demo_settings, "Doesn't Darius know the ledger service?")
+    assert knows["result"]["experts"][0]["id"] == "darius"
+    for question in ("Who isn't the owner of the billing gateway?", "Who doesn't know ledger-svc?"):
+        assert q(demo, demo_settings, question)["refusal"]["code"] == "OUT_OF_SCOPE", question

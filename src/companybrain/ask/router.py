@@ -120,8 +120,10 @@ _OTHER_OWNER = re.compile(
     r"|\bfirst\s+own(?:ed|er|ers)\b|\bowned\b[^?.!;]*\bfirst\b|\bowner\s+first\b"
     r"|\b(?:at\s+first|in\s+the\s+beginning|prior(?!\s+to)|temporarily|who\s+else|jointly"
     r"|co-?own(?:s|ed|ers?)?|shares?\s+ownership)\b"
+    # (a gap of a few spaces at most: a name set aside between them, "Isn't Kofi the owner",
+    # is a question whether, not who does not)
     r"|\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|never|isn't|is\s+not|aren't"
-    r"|are\s+not|wasn't|was\s+not|not)\s+(?:the\s+|an?\s+)?(?:owns?|owners?|responsible"
+    r"|are\s+not|wasn't|was\s+not|not) {1,3}(?:the\s+|an?\s+)?(?:owns?|owners?|responsible"
     r"|in\s+charge|maintains?|maintainers?)\b"
     r"|^\s*(?:when|how\s+long|how\s+many|how\s+often)\b"
     # a hypothetical: who would own it if something changed ("if Kofi leaves"), but not an
@@ -246,8 +248,8 @@ def about_the_owner_refusal(words: str) -> Refusal:
 # "Who doesn't know the ledger service?": answered, the experts were given as the people who
 # do not know it.
 _NOT_KNOWING = re.compile(
-    r"\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|never|no\s+longer|not)\s+"
-    r"(?:\w+\s+)?(?:know|knows|knew|known|work|works|worked|understands?|familiar)\b"
+    r"\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|never|no\s+longer|not) {1,3}"
+    r"(?:\w+ {1,3})?(?:know|knows|knew|known|work|works|worked|understands?|familiar)\b"
     r"|\bno\s+(?:experience|expertise|knowledge)\b",
     re.I,
 )
