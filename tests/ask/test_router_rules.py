@@ -61,6 +61,9 @@ def catalog() -> Catalog:
         ("Who's on the hook for the billing gateway?", "owner_of", "billing-gateway"),
         ("Who's accountable for pay-api?", "owner_of", "payments-api"),
         ("Who is the DRI for the ledger service?", "owner_of", "ledger-service"),
+        # "who to ask" beside "who knows" asks who knows: it got the owner, cited
+        ("Who knows the ledger service? Not sure who to ask.", "who_knows", "ledger-service"),
+        ("Who should I ask about the ledger service?", "owner_of", "ledger-service"),
     ],
 )
 def test_question_types_and_subjects(

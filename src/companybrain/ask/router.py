@@ -68,6 +68,7 @@ _SIGN_OFF = re.compile(
     r"\bwho\b[^?]*\b(?:sign(?:s|ed)?[- ]off|review(?:s)?|to\s+ask|should\s+i\s+ask)\b",
     re.I,
 )
+_REVIEW = re.compile(r"\bwho\b[^?]*\b(?:sign(?:s|ed)?[- ]off|review(?:s)?)\b", re.I)
 # "Find ...", "Show me ...": a request to search, unless it goes on to ask who ("show me who
 # owns X", "find the owner of X" ask who owns X)
 _SEARCH_VERB = re.compile(
@@ -323,7 +324,13 @@ def question_type(question: str, *, search_verb: bool = True) -> str | None:
         _SEARCH.search(question) and not _ASKS_WHO.search(question)
     ):
         return "search_records"
-    if _OWNER.search(question) or is_sign_off(question):
+    if (
+        _OWNER.search(question)
+        or _REVIEW.search(question)
+        # "who to ask" is the owner to ask for review, unless it asks who knows ("Who
+        # knows the ledger service? Not sure who to ask.")
+        or (is_sign_off(question) and not _EXPERT.search(question))
+    ):
         return "owner_of"
     if _EXPERT.search(question):
         return "who_knows"
