@@ -531,3 +531,21 @@ def test_a_negative_question_whether_is_answered(demo: Store, demo_settings: Set
     assert knows["result"]["experts"][0]["id"] == "darius"
     for question in ("Who isn't the owner of the billing gateway?", "Who doesn't know ledger-svc?"):
         assert q(demo, demo_settings, question)["refusal"]["code"] == "OUT_OF_SCOPE", question
+
+
+def test_a_question_over_a_span_of_time_is_refused(demo: Store, demo_settings: Settings) -> None:
+    """ "Who owned the billing gateway longer, Ines or Kofi?" was answered Kofi from CC-1047
+    (he has owned it since 14 October; Ines for months before), as was "Has Kofi always
+    owned it?"."""
+    for question in (
+        "Who owned the billing gateway longer, Ines or Kofi?",
+        "Who has owned the billing gateway the longest?",
+        "Who owned billing-gw the most?",
+        "Has Kofi always owned the billing gateway?",
+        "Who usually owns the billing gateway?",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["result"] is None, (question, a["result"])
+        assert a["refusal"]["code"] == "OUT_OF_SCOPE", question
+    a = q(demo, demo_settings, "Who owns the ledger service, the most critical one?")
+    assert a["result"]["owner"]["id"] == "darius"

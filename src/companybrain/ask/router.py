@@ -121,6 +121,9 @@ _OTHER_OWNER = re.compile(
     r"|\bfirst\s+own(?:ed|er|ers)\b|\bowned\b[^?.!;]*\bfirst\b|\bowner\s+first\b"
     r"|\b(?:at\s+first|in\s+the\s+beginning|prior(?!\s+to)|temporarily|who\s+else|jointly"
     r"|co-?own(?:s|ed|ers?)?|shares?\s+ownership)\b"
+    # over a span rather than on a day: "longer", "the longest", "always", "usually"
+    r"|\b(?:longer|longest|the\s+most(?=\s*(?:[?.!,;]|$))|always|usually|mostly"
+    r"|most\s+of\s+the\s+time|typically|generally)\b"
     # (a gap of a few spaces at most: a name set aside between them, "Isn't Kofi the owner",
     # is a question whether, not who does not)
     r"|\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|never|isn't|is\s+not|aren't"
