@@ -395,6 +395,9 @@ def test_who_will_own_it_without_a_day_is_refused(demo: Store, demo_settings: Se
         assert a["result"]["owner"]["id"] == "kofi", question
     later = q(demo, demo_settings, "Who will own the billing gateway next month?", now=before)
     assert later["refusal"]["code"] == "VAGUE_DATE"
+    # --as-of names the day: the question is answered for it
+    dated = q(demo, demo_settings, "Who will own billing-gw?", now=before, as_of="2026-10-15")
+    assert dated["result"]["owner"]["id"] == "kofi"
     assert (
         q(demo, demo_settings, "Who owns the billing gateway?", now=before)["result"]["owner"]["id"]
         == "ines"

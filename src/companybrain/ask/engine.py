@@ -12,7 +12,13 @@ from datetime import UTC, datetime
 from companybrain.ask import tools
 from companybrain.ask.catalog import Catalog, load_catalog
 from companybrain.ask.explain import explain
-from companybrain.ask.router import Route, Router, get_router
+from companybrain.ask.router import (
+    Route,
+    Router,
+    future_owner,
+    future_owner_refusal,
+    get_router,
+)
 from companybrain.config import Settings
 from companybrain.errors import InputError
 from companybrain.graph.connection import Store
@@ -161,6 +167,14 @@ def _company_answer(
         return Answer.refused(
             question, RefusalCode.VAGUE_DATE, when.message, tool=route.tool, subject=subject
         )
+    # "Who will own it?" and no day, in the question or by --as-of: not today's owner
+    future = future_owner(question, catalog.names()) if when.phrase is None else None
+    if route.tool == "owner_of" and future:
+        refusal = future_owner_refusal(future)
+        return Answer.refused(
+            question, refusal.code, refusal.message, tool=route.tool, subject=subject,
+            as_of=as_of_text,
+        )  # fmt: skip
     ctx = tools.AskContext(store, settings, catalog, viewer, question, when)
     return run_tool(ctx, route)
 

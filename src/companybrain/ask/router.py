@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from companybrain.ask.catalog import (
@@ -26,7 +25,6 @@ from companybrain.errors import ModelError
 from companybrain.llm.client import ModelClient, function_tool
 from companybrain.model.answer import Refusal, RefusalCode
 from companybrain.policy.text import fold_name, names_in, straight_quotes
-from companybrain.policy.time import QuestionTime, parse_question_time
 
 TOOLS = ("owner_of", "who_knows", "trace_decision", "person_or_team", "search_records")
 SUBJECT_TYPES: dict[str, tuple[str, ...]] = {
@@ -173,27 +171,32 @@ def other_than_owner(question: str, names: Iterable[str] = ()) -> str | None:
     text = plain(question, names)
     if not (_OWNERSHIP_WORDS.search(text) or _OWNER.search(text) or is_sign_off(text)):
         return None
-    m = _OTHER_OWNER.search(text) or _FUTURE_OWNER.search(text)
-    if m and m.re is _FUTURE_OWNER and names_a_time(text):
-        return None  # "who will own it on 2026-12-01": the owner on that day, or VAGUE_DATE
-    return _words(question, m)
+    return _words(question, _OTHER_OWNER.search(text))
 
 
 # "Who will own the billing gateway?" with no day: answered as of now, it named today's
-# owner over a change control already recorded for later.
+# owner over a change control already recorded for later. The engine refuses it when no day
+# is named (in the question or by --as-of).
 _FUTURE_OWNER = re.compile(
     r"(?:\bwill|'ll|\bshall|\bgoing\s+to|\bgonna)\s+(?:be\s+)?(?:the\s+)?"
     r"(?:own|owns|owner|owners|owning|take\s+over|taking\s+over|responsible|in\s+charge"
     r"|maintain|maintainer|maintaining)\b",
     re.I,
 )
-_ANY_CLOCK = datetime(2000, 1, 1, tzinfo=UTC)  # only whether a time is named matters
 
 
-def names_a_time(question: str) -> bool:
-    """Does the question name a time, one day or a vague one ("now" is no time)?"""
-    reading = parse_question_time(question, _ANY_CLOCK)
-    return not (isinstance(reading, QuestionTime) and reading.phrase is None)
+def future_owner(question: str, names: Iterable[str] = ()) -> str | None:
+    """The words by which an ownership question asks who will own something, else None."""
+    return _words(question, _FUTURE_OWNER.search(plain(straight_quotes(question), names)))
+
+
+def future_owner_refusal(words: str) -> Refusal:
+    return Refusal(
+        RefusalCode.OUT_OF_SCOPE,
+        f'the question asks "{words}" and names no day: the records say who owns it on a day, '
+        "and a change may be recorded for later. Ask about one specific day, for example "
+        '"who will own it on 2026-12-01"',
+    )
 
 
 # "Who owns X per the wiki?": an answer weighs every record by its authority; answered, it
