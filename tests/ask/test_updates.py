@@ -116,3 +116,34 @@ def test_a_record_typed_now_is_cited_to_the_millisecond(run_cli: Any, settings: 
         store.close()
     [row] = [r for r in rows if r["record"] == "t-1"]
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{3})?Z", row["at"]), row["at"]
+
+
+def test_a_ticket_that_asks_or_supposes_an_owner_names_none(run_cli: Any, tmp_path: Path) -> None:
+    # The feature flag service has no owner on record (its directory row is vacant); a
+    # ticket (authority 60) that only asks or supposes one must not become the answer.
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    texts = (
+        "Does Yuki own feature flags?",
+        "Hi, should Yuki own feature flags? Nobody could tell us.",
+        "If Yuki owns feature flags, then PLAT-77 can close.",
+        "We asked whether Yuki owns feature flags and got no answer.",
+        "Maybe Yuki owns feature flags, maybe Greta; we need to find out.",
+        "I doubt Yuki owns feature flags.",
+    )
+    for n, text in enumerate(texts):
+        ticket = tmp_path / f"PLAT-{200 + n}.md"
+        front = {"id": f"PLAT-{200 + n}", "kind": "ticket", "at": "2026-10-15T10:00:00Z"}
+        ticket.write_text(md({**front, "author": "yuki"}, text))
+        assert run_cli("ingest", str(ticket)).exit_code == 0
+        answer = ask_json(run_cli, "Who owns the feature flag service?")
+        assert answer["status"] == "refused", (text, answer)
+        assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []
+    # A question answered in the same ticket still names the owner it states.
+    ticket = tmp_path / "PLAT-300.md"
+    front = {"id": "PLAT-300", "kind": "ticket", "at": "2026-10-16T10:00:00Z"}
+    ticket.write_text(md(front, "Who owns feature flags? Yuki owns feature flags from today."))
+    assert run_cli("ingest", str(ticket)).exit_code == 0
+    answer = ask_json(run_cli, "Who owns the feature flag service?")
+    assert answer["result"]["owner"]["id"] == "yuki"
+    assert [c["record"] for c in answer["citations"]] == ["PLAT-300"]
+    assert answer["citations"][0]["quote"] == "Yuki owns feature flags from today."

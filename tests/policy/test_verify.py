@@ -261,6 +261,60 @@ def test_each_ownership_check_refuses_with_a_reason(
             "aria",
             "no_ownership_statement",
         ),
+        (
+            "Does Aria own the billing gateway?",
+            "Does Aria own the billing gateway?",
+            "aria",
+            "not_asserted",
+        ),
+        (
+            "Quick question: is Aria the owner of the billing gateway?",
+            "Quick question: is Aria the owner of the billing gateway?",
+            "aria",
+            "not_asserted",
+        ),
+        (
+            "Who owns the billing gateway, Aria?",
+            "Who owns the billing gateway, Aria?",
+            "aria",
+            "not_asserted",
+        ),
+        (  # worded as a statement, however unsure: a (chat) claim
+            "pretty sure Aria owns the billing gateway now? not 100%",
+            "pretty sure Aria owns the billing gateway now?",
+            "aria",
+            None,
+        ),
+        (
+            "Who owns the billing gateway? Aria owns the billing gateway.",
+            "Who owns the billing gateway? Aria owns the billing gateway.",
+            "aria",
+            None,
+        ),
+        (
+            "If Aria owns the billing gateway, page her.",
+            "If Aria owns the billing gateway, page her.",
+            "aria",
+            "not_asserted",
+        ),
+        (
+            "Ask whether Aria owns the billing gateway.",
+            "Ask whether Aria owns the billing gateway.",
+            "aria",
+            "not_asserted",
+        ),
+        (
+            "Maybe Aria owns the billing gateway.",
+            "Maybe Aria owns the billing gateway.",
+            "aria",
+            "not_asserted",
+        ),
+        (
+            "Aria owns the billing gateway, and if it pages at night Ben covers.",
+            "Aria owns the billing gateway, and if it pages at night Ben covers.",
+            "aria",
+            None,
+        ),
     ],
 )
 def test_previous_denied_and_unstated_owners_are_refused(

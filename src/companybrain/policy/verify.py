@@ -26,6 +26,7 @@ OWNER_NOT_IN_QUOTE = "owner_not_in_quote"
 SERVICE_NOT_IN_QUOTE = "service_not_in_quote"
 PREVIOUS_OWNER = "previous_owner"
 NEGATED = "negated"
+NOT_ASSERTED = "not_asserted"  # asked or supposed ("Does Aria own it?", "if Aria owns it")
 NO_OWNERSHIP_STATEMENT = "no_ownership_statement"
 DUPLICATE = "duplicate"
 DECISION_NOT_FROM_ADR = "decision_not_from_adr"

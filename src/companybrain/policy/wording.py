@@ -27,6 +27,22 @@ _PAST = re.compile(
 _NEGATION = re.compile(
     r"\b(?:not|never|nobody|no one|doesn t|don t|didn t|isn t|wasn t|aren t|won t|cannot)\b"
 )
+# In a clause, these make it a supposition or a doubt ("if Aria owns it", "whether Aria
+# owns it", "maybe Aria owns it"), not a statement that the person owns it.
+_SUPPOSED = re.compile(
+    r"\b(?:if|unless|whether|maybe|perhaps|possibly|suppose|supposing|assuming|in case"
+    r"|doubt|doubts|wonder|wonders|wondering)\b"
+)
+# The punctuation that ends a sentence. A clause of a sentence ending with "?" that starts
+# with one of these words asks ("Does Aria own it?", "is Aria the owner?"); one worded as a
+# statement ("pretty sure Aria owns it now? not 100%") still says it, however unsure.
+_SENTENCE_END = frozenset(".!?")
+_ASKING = frozenset(
+    (  # noqa: SIM905 (a word list reads better as words)
+        "does do did is are was were will would shall should can could may might must has "
+        "have had who whom whose what which"
+    ).split()
+)
 # After a person, these make them the giver of a transfer, not its receiver.
 _GIVES = re.compile(
     r"\b(?:hand|hands|handed|handing|transfer|transfers|transferred|passes"
@@ -91,14 +107,23 @@ def field_role(key: str) -> str | None:
 
 
 def standing(quote: Template, owner: str) -> tuple[str, str] | None:
-    """Does the quote name `owner` as a previous owner, or as someone who does not own it?
-    Returns (check, "as ...") or None. A person named several times stands if any mention stands."""
+    """Does the quote name `owner` as a previous owner, as someone who does not own it, or
+    only in a question or a supposition? Returns (check, "as ...") or None. A person named
+    several times stands if any mention stands."""
     me = marker(PERSON, owner)
     verdicts: list[tuple[str, str] | None] = []
-    for clause in _clauses(quote):
-        for at, token in enumerate(clause):
-            if token == me:
-                verdicts.append(_mention(clause, at))
+    for sentence, asked in _sentences(quote):
+        clauses = _clauses(sentence)
+        for clause in clauses:
+            for at, token in enumerate(clause):
+                if token != me:
+                    continue
+                # "Does Kofi own it?", "Hi, is Kofi the owner?", "Who owns it, Kofi?"
+                asking = next((c[0] for c in (clause, clauses[0]) if c[0] in _ASKING), None)
+                if asked and asking:
+                    verdicts.append(("not_asserted", f"in a question ({asking!r} ... '?')"))
+                else:
+                    verdicts.append(_mention(clause, at))
     if not verdicts or any(v is None for v in verdicts):
         return None
     return next(v for v in verdicts if v is not None)
@@ -123,7 +148,21 @@ def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
         return "previous_owner", f"as a previous owner ({m.group()!r})"
     if nxt is not None and _GIVES.search(after) and re.search(r"\bto$", after):
         return "previous_owner", "as the one handing it over to someone else"
+    if m := _SUPPOSED.search(scope):
+        return "not_asserted", f"in a supposition ({m.group()!r})"
     return None
+
+
+def _sentences(quote: Template) -> list[tuple[Template, bool]]:
+    """The quote's sentences, each with whether it is a question (ends with "?")."""
+    out: list[tuple[Template, bool]] = []
+    current: list[str] = []
+    for token in (*quote.tokens, "."):
+        current.append(token)
+        if token in _SENTENCE_END:
+            out.append((Template(tuple(current)), token == "?"))
+            current = []
+    return out
 
 
 def _clauses(quote: Template) -> list[list[str]]:
