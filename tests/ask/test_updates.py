@@ -147,3 +147,23 @@ def test_a_ticket_that_asks_or_supposes_an_owner_names_none(run_cli: Any, tmp_pa
     assert answer["result"]["owner"]["id"] == "yuki"
     assert [c["record"] for c in answer["citations"]] == ["PLAT-300"]
     assert answer["citations"][0]["quote"] == "Yuki owns feature flags from today."
+
+
+def test_a_change_control_naming_two_people_but_neither_as_owner_names_none(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # "Neither A nor B owns X" and "Either A or B owns X" say who does not, or may, own
+    # it: neither may be given as the owner of the vacant feature flag service.
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    texts = (
+        "Neither Greta nor Yuki owns the feature flag service.",
+        "Either Greta or Yuki owns the feature flag service; PLAT-77 will tell.",
+    )
+    for n, text in enumerate(texts):
+        record = tmp_path / f"CC-{2000 + n}.md"
+        front = {"id": f"CC-{2000 + n}", "kind": "change_control", "at": "2026-10-15T10:00:00Z"}
+        record.write_text(md(front, text))
+        assert run_cli("ingest", str(record)).exit_code == 0
+        answer = ask_json(run_cli, "Who owns the feature flag service?")
+        assert answer["status"] == "refused", (text, answer)
+        assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []

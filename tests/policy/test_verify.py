@@ -315,6 +315,24 @@ def test_each_ownership_check_refuses_with_a_reason(
             "aria",
             None,
         ),
+        (
+            "Neither Aria nor Ben owns the billing gateway.",
+            "Neither Aria nor Ben owns the billing gateway.",
+            "ben",
+            "negated",
+        ),
+        (
+            "Either Aria or Ben owns the billing gateway.",
+            "Either Aria or Ben owns the billing gateway.",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "Ben owns the billing gateway or the ledger service.",
+            "Ben owns the billing gateway or the ledger service.",
+            "ben",
+            None,
+        ),
     ],
 )
 def test_previous_denied_and_unstated_owners_are_refused(

@@ -25,7 +25,8 @@ _PAST = re.compile(
 )
 # In a clause, these deny it ("does not own", "isn't the owner", "never").
 _NEGATION = re.compile(
-    r"\b(?:not|never|nobody|no one|doesn t|don t|didn t|isn t|wasn t|aren t|won t|cannot)\b"
+    r"\b(?:not|never|nobody|no one|neither|nor|doesn t|don t|didn t|isn t|wasn t|aren t|won t"
+    r"|cannot)\b"
 )
 # In a clause, these make it a supposition or a doubt ("if Aria owns it", "whether Aria
 # owns it", "maybe Aria owns it"), not a statement that the person owns it.
@@ -148,6 +149,8 @@ def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
         return "previous_owner", f"as a previous owner ({m.group()!r})"
     if nxt is not None and _GIVES.search(after) and re.search(r"\bto$", after):
         return "previous_owner", "as the one handing it over to someone else"
+    if m := re.search(r"\b(?:either|or)$", near):  # "either Aria or Ben owns it": which?
+        return "not_asserted", f"as one of alternatives ({m.group()!r})"
     if m := _SUPPOSED.search(scope):
         return "not_asserted", f"in a supposition ({m.group()!r})"
     return None
