@@ -167,3 +167,22 @@ def test_a_change_control_naming_two_people_but_neither_as_owner_names_none(
         answer = ask_json(run_cli, "Who owns the feature flag service?")
         assert answer["status"] == "refused", (text, answer)
         assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []
+
+
+def test_owning_a_part_of_a_service_is_not_owning_it(run_cli: Any, tmp_path: Path) -> None:
+    # The feature flag service has no owner on record; a ticket saying who owns its runbook,
+    # its dashboards or its on-call rotation does not name one.
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    texts = (
+        "Yuki owns the feature flag service runbook.",
+        "Yuki owns the feature flag service's dashboards.",
+        "Yuki owns the feature flag service on-call rotation this week.",
+    )
+    for n, text in enumerate(texts):
+        ticket = tmp_path / f"PLAT-{400 + n}.md"
+        front = {"id": f"PLAT-{400 + n}", "kind": "ticket", "at": "2026-10-15T10:00:00Z"}
+        ticket.write_text(md(front, text))
+        assert run_cli("ingest", str(ticket)).exit_code == 0
+        answer = ask_json(run_cli, "Who owns the feature flag service?")
+        assert answer["status"] == "refused", (text, answer)
+        assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []

@@ -74,6 +74,17 @@ _FORMER = [
     rf" (?:previously |formerly |originally |once )?owned by {_P}",
     rf"{_P} (?:is|was) {_ART}(?:previous|former|old|outgoing|prior) owner of {_ART}{_SL}",
 ]
+# Straight after the services someone is said to own, these make them the owner of a part
+# of the service, not of it: "owns the billing gateway's dashboards" (the "s" of a
+# possessive), "owns the billing gateway runbook", "owns the billing gateway on-call".
+_PART = re.compile(
+    r" (?:s|runbooks?|dashboards?|alerts?|alerting|metrics|logs|logging|monitoring|on ?call"
+    r"|pager|rotation|docs?|documentation|wiki|repo|repository|codebase|tests?|config"
+    r"|configuration|deploys?|deployments?|pipelines?|releases?|rollouts?|migration"
+    r"|upgrade|incidents?|outage|postmortem|tickets?|backlog|roadmap|budget|project|work"
+    r"|team|integration|client|sdk|schema|certificates?|certs|review|audit|spec|design|rfc)"
+    r"(?!\S)"
+)
 # Every pattern above holds one of these (as part of a word, or "go"/"goes" as a word), so a
 # sentence without any is not templated: finding its names is most of the cost of a record.
 WORDING = re.compile(
@@ -150,6 +161,8 @@ def sentence_owners(t: Template) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for pattern in (*CURRENT, *FORMER):
         for m in pattern.finditer(text):
+            if m.end("slist") == m.end() and _PART.match(text, m.end()):
+                continue  # what is owned is a part of the services, not they
             services = [s for k, s in MARKER.findall(m.group("slist")) if k == SERVICE]
             old = m.groupdict().get("oldspan") or ""
             owners = [p for k, p in MARKER.findall(f"{m.group('p')} {old}") if k == PERSON]
