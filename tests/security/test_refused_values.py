@@ -204,6 +204,8 @@ def test_an_overlong_question_is_refused_clearly(store: Store, settings: Setting
     [
         (["--id", "typed\x01one"], "`id`"),
         (["--id", "typed one\t"], "`id`"),
+        (["--id", "typed-one "], "`id`"),  # crashed the server (EnforceUniqueEntity)
+        (["--id", " typed-one"], "`id`"),
         (["--id", "t" * 10_000], "`id`"),
         (["--id", "typed-ok"], "`text`"),  # the text below holds a NUL
     ],

@@ -335,6 +335,8 @@ def check_typed(record: Record) -> None:
         _storable({k: v for k, v in raw.items() if v is not None})
         if not record.id.strip() or has_control(record.id):
             raise BadRecord(f"field `id` {record.id!r} is empty or holds a control character")
+        if record.id != record.id.strip():  # an id the database's unique index crashes on
+            raise BadRecord(f"field `id` {record.id!r} starts or ends with white space")
         _short_id(record.id)
     except BadRecord as exc:
         raise InputError(f"{record.origin or 'record'}: {exc}") from exc
