@@ -158,6 +158,7 @@ def test_a_change_control_naming_two_people_but_neither_as_owner_names_none(
     texts = (
         "Neither Greta nor Yuki owns the feature flag service.",
         "Either Greta or Yuki owns the feature flag service; PLAT-77 will tell.",
+        "Yuki owns the feature flag service or Greta does, nobody is sure.",
     )
     for n, text in enumerate(texts):
         record = tmp_path / f"CC-{2000 + n}.md"

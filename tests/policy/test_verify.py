@@ -328,6 +328,18 @@ def test_each_ownership_check_refuses_with_a_reason(
             "not_asserted",
         ),
         (
+            "Ben or Aria owns the billing gateway.",
+            "Ben or Aria owns the billing gateway.",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "| Service | Owner |\n|---|---|\n| Billing Gateway | Ben or Aria |",
+            "| Billing Gateway | Ben or Aria |",
+            "ben",
+            "not_asserted",
+        ),
+        (
             "Ben owns the billing gateway or the ledger service.",
             "Ben owns the billing gateway or the ledger service.",
             "ben",

@@ -149,7 +149,8 @@ def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
         return "previous_owner", f"as a previous owner ({m.group()!r})"
     if nxt is not None and _GIVES.search(after) and re.search(r"\bto$", after):
         return "previous_owner", "as the one handing it over to someone else"
-    if m := re.search(r"\b(?:either|or)$", near):  # "either Aria or Ben owns it": which?
+    # "either Aria or Ben owns it", "| Aria or Ben |": which?
+    if m := re.search(r"\b(?:either|or)$", near) or re.search(r"\bor$", after if nxt else ""):
         return "not_asserted", f"as one of alternatives ({m.group()!r})"
     if m := _SUPPOSED.search(scope):
         return "not_asserted", f"in a supposition ({m.group()!r})"
