@@ -187,3 +187,26 @@ def test_owning_a_part_of_a_service_is_not_owning_it(run_cli: Any, tmp_path: Pat
         answer = ask_json(run_cli, "Who owns the feature flag service?")
         assert answer["status"] == "refused", (text, answer)
         assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []
+
+
+def test_a_directory_cell_that_says_unassigned_or_asks_names_no_owner(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # A later directory that leaves the feature flag service unassigned, or only guesses at
+    # its owner, names none: the service stays without an owner.
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    for n, cell in enumerate(
+        ("unassigned (ask Yuki Tanabe)", "Yuki Tanabe?", "TBD (Yuki proposed)")
+    ):
+        record = tmp_path / f"dir-2026-10-{n}.md"
+        front = {
+            "id": f"dir-2026-10-{n}",
+            "kind": "service_directory",
+            "at": "2026-10-15T10:00:00Z",
+        }
+        table = f"| Service | Owner |\n|---|---|\n| Feature Flag Service | {cell} |"
+        record.write_text(md(front, table))
+        assert run_cli("ingest", str(record)).exit_code == 0
+        answer = ask_json(run_cli, "Who owns the feature flag service?")
+        assert answer["status"] == "refused", (cell, answer)
+        assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []

@@ -340,6 +340,30 @@ def test_each_ownership_check_refuses_with_a_reason(
             "not_asserted",
         ),
         (
+            "| Service | Owner |\n|---|---|\n| Billing Gateway | Ben? |",
+            "| Billing Gateway | Ben? |",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "| Service | Owner |\n|---|---|\n| Billing Gateway | unassigned (ask Ben) |",
+            "| Billing Gateway | unassigned (ask Ben) |",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "| Service | Owner |\n|---|---|\n| Billing Gateway | TBD (Ben proposed) |",
+            "| Billing Gateway | TBD (Ben proposed) |",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "Owner: vacant, ask Ben Okafor (billing gateway)",
+            "Owner: vacant, ask Ben Okafor (billing gateway)",
+            "ben",
+            "not_asserted",
+        ),
+        (
             "Ben owns the billing gateway or the ledger service.",
             "Ben owns the billing gateway or the ledger service.",
             "ben",

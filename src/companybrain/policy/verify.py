@@ -143,6 +143,8 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org) -> None:
             NO_OWNERSHIP_STATEMENT, f"the line names someone else than {person.name} as owner"
         )
     standing = wording.standing(quote, person.id)
+    if field and field_role == "owner":  # "Owner: unassigned (ask Kofi)", "Owner: Kofi?"
+        standing = standing or wording.cell_standing(template(field[1], org), person.id)
     if standing:
         check, as_what = standing
         raise Refused(check, f"the quote names {person.name} {as_what}, not as the owner")
@@ -326,7 +328,7 @@ def _check_row(
         if (
             i < len(roles)
             and roles[i] == "owner"
-            and (said := wording.standing(template(cell, org), person))
+            and (said := wording.cell_standing(template(cell, org), person))
         ):
             raise Refused(said[0], f"the row's owner column names them {said[1]}")
     if "owner" not in person_in:

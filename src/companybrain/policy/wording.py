@@ -130,6 +130,28 @@ def standing(quote: Template, owner: str) -> tuple[str, str] | None:
     return next(v for v in verdicts if v is not None)
 
 
+# In a table's owner cell, these say the service has no owner yet, whoever the cell names
+# beside ("unassigned (ask Kofi)", "TBD (Kofi proposed)").
+_UNOWNED = re.compile(
+    r"\b(?:unassigned|vacant|unowned|unclaimed|tbd|tba|tbc|none|nobody|proposed|nominated"
+    r"|candidate)\b"
+)
+
+
+def cell_standing(cell: Template, owner: str) -> tuple[str, str] | None:
+    """`standing` for a table's owner cell, which also names no owner when it holds a "?"
+    ("Kofi?") or says that there is none yet."""
+    if marker(PERSON, owner) not in cell.tokens:
+        return None
+    if said := standing(cell, owner):
+        return said
+    if "?" in cell.tokens:
+        return "not_asserted", "with a question mark"
+    if m := _UNOWNED.search(cell.text):
+        return "not_asserted", f"beside {m.group()!r}"
+    return None
+
+
 def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
     """What the words around one mention say about that person: from the previous person
     named in the clause up to the next one, so that one person's "no longer" is not
