@@ -210,3 +210,24 @@ def test_a_directory_cell_that_says_unassigned_or_asks_names_no_owner(
         answer = ask_json(run_cli, "Who owns the feature flag service?")
         assert answer["status"] == "refused", (cell, answer)
         assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []
+
+
+def test_a_ticket_that_requests_or_proposes_an_owner_names_none(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # A ticket asking for an owner, or proposing one, is not a record that someone owns it.
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    texts = (
+        "Request to transfer ownership of the feature flag service to Yuki.",
+        "We propose Yuki as owner of the feature flag service.",
+        "Please hand the feature flag service over to Yuki.",
+        "We plan to transfer the feature flag service to Yuki next quarter.",
+    )
+    for n, text in enumerate(texts):
+        ticket = tmp_path / f"PLAT-{500 + n}.md"
+        front = {"id": f"PLAT-{500 + n}", "kind": "ticket", "at": "2026-10-15T10:00:00Z"}
+        ticket.write_text(md(front, text))
+        assert run_cli("ingest", str(ticket)).exit_code == 0
+        answer = ask_json(run_cli, "Who owns the feature flag service?")
+        assert answer["status"] == "refused", (text, answer)
+        assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []

@@ -364,6 +364,36 @@ def test_each_ownership_check_refuses_with_a_reason(
             "not_asserted",
         ),
         (
+            "We propose Ben as owner of the billing gateway.",
+            "We propose Ben as owner of the billing gateway.",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "Please hand the billing gateway over to Ben.",
+            "Please hand the billing gateway over to Ben.",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "Request to transfer ownership of the billing gateway to Ben.",
+            "Request to transfer ownership of the billing gateway to Ben.",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "Please note that Ben now owns the billing gateway.",
+            "Please note that Ben now owns the billing gateway.",
+            "ben",
+            None,
+        ),
+        (
+            "This change request transfers the billing gateway to Ben.",
+            "This change request transfers the billing gateway to Ben.",
+            "ben",
+            None,
+        ),
+        (
             "Ben owns the billing gateway or the ledger service.",
             "Ben owns the billing gateway or the ledger service.",
             "ben",

@@ -34,6 +34,14 @@ _SUPPOSED = re.compile(
     r"\b(?:if|unless|whether|maybe|perhaps|possibly|suppose|supposing|assuming|in case"
     r"|doubt|doubts|wonder|wonders|wondering)\b"
 )
+# Before a person in a clause, these make it a proposal or a request ("we propose Kofi as
+# owner", "please hand it over to Kofi", "we plan to transfer it to Kofi"), not a statement.
+_WANTED = re.compile(
+    r"\b(?:propose|proposes|proposing|suggest|suggests|suggesting|recommend|recommends"
+    r"|recommending|nominate|nominates|please(?! note| be aware| remember)|request to"
+    r"|requests to|requesting|(?:plan|plans|planned|planning|want|wants|wanted|would like"
+    r"|intend|intends|hope|hopes) to)\b"
+)
 # The punctuation that ends a sentence. A clause of a sentence ending with "?" that starts
 # with one of these words asks ("Does Aria own it?", "is Aria the owner?"); one worded as a
 # statement ("pretty sure Aria owns it now? not 100%") still says it, however unsure.
@@ -174,6 +182,8 @@ def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
     # "either Aria or Ben owns it", "| Aria or Ben |": which?
     if m := re.search(r"\b(?:either|or)$", near) or re.search(r"\bor$", after if nxt else ""):
         return "not_asserted", f"as one of alternatives ({m.group()!r})"
+    if m := _WANTED.search(near):
+        return "not_asserted", f"as what is proposed or asked for ({m.group()!r})"
     if m := _SUPPOSED.search(scope):
         return "not_asserted", f"in a supposition ({m.group()!r})"
     return None
