@@ -231,3 +231,23 @@ def test_a_ticket_that_requests_or_proposes_an_owner_names_none(
         answer = ask_json(run_cli, "Who owns the feature flag service?")
         assert answer["status"] == "refused", (text, answer)
         assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []
+
+
+def test_an_action_item_table_names_no_owner_of_the_service_it_mentions(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # A follow-up table's Owner column says who does each task, not who owns the services
+    # the tasks mention.
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    ticket = tmp_path / "PLAT-600.md"
+    front = {"id": "PLAT-600", "kind": "ticket", "at": "2026-10-15T10:00:00Z"}
+    table = (
+        "Follow-ups:\n\n| Action | Owner | Due |\n|---|---|---|\n"
+        "| Rotate the feature flag service signing key | Yuki Tanabe | 2026-11-01 |\n"
+        "| Add alerts for flagd | Greta | 2026-11-15 |"
+    )
+    ticket.write_text(md(front, table))
+    assert run_cli("ingest", str(ticket)).exit_code == 0
+    answer = ask_json(run_cli, "Who owns the feature flag service?")
+    assert answer["status"] == "refused", answer
+    assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []

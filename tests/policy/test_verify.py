@@ -394,6 +394,24 @@ def test_each_ownership_check_refuses_with_a_reason(
             None,
         ),
         (
+            "| Action | Owner |\n|---|---|\n| Upgrade the billing gateway certs | Ben | May |",
+            "| Upgrade the billing gateway certs | Ben | May |",
+            "ben",
+            "no_ownership_statement",
+        ),
+        (
+            "| Service | Owner |\n|---|---|\n| Migrate billing gateway | Ben |",
+            "| Migrate billing gateway | Ben |",
+            "ben",
+            "no_ownership_statement",
+        ),
+        (
+            "| Service | Owner |\n|---|---|\n| **The Billing Gateway** (billing-gw) | Ben |",
+            "| **The Billing Gateway** (billing-gw) | Ben |",
+            "ben",
+            None,
+        ),
+        (
             "Ben owns the billing gateway or the ledger service.",
             "Ben owns the billing gateway or the ledger service.",
             "ben",

@@ -11,10 +11,11 @@ from functools import lru_cache
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal, Rejection, Verified
 from companybrain.model.records import Org, Record
 from companybrain.policy import injection, segments, unknown_owner, wording
-from companybrain.policy.mentions import PERSON, SERVICE, template
+from companybrain.policy.mentions import CLAUSE_END, PERSON, SERVICE, Template, template
 from companybrain.policy.text import normalise, quote_in
 
 MAX_QUOTE_CHARS = 600  # a quote is a sentence, a row or a line, not a page
+_NOT_A_NAME = frozenset(("the", "a", "an"))  # words a table cell naming a service may hold
 
 # The checks, in the order they run.
 MALFORMED = "malformed"
@@ -338,3 +339,34 @@ def _check_row(
     has_service_column = "service" in roles
     if (has_service_column and "service" not in service_in) or not service_in:
         raise Refused(NO_OWNERSHIP_STATEMENT, "the row does not list the service as its subject")
+    subjects = [
+        (cell, t)
+        for i, cell in enumerate(cells)
+        if (i < len(roles) and roles[i] == "service") or not has_service_column
+        if service in (t := template(cell, org)).ids(SERVICE)
+    ]
+    if subjects and not any(_names_only(t) for _, t in subjects):
+        raise Refused(
+            NO_OWNERSHIP_STATEMENT,
+            f"the row's subject {subjects[0][0].strip()!r} is more than the service's name "
+            "(a task or a part of it)",
+        )
+
+
+def _names_only(cell: Template) -> bool:
+    """Is a table cell a service's name (or several), with at most an article and words in
+    brackets ("Billing Gateway (billing-gw)"), not a text that mentions one?"""
+    depth = 0
+    for token in cell.tokens:
+        if token in ("(", "["):
+            depth += 1
+        elif token in (")", "]"):
+            depth = max(depth - 1, 0)
+        elif (
+            depth == 0
+            and token not in CLAUSE_END
+            and token not in _NOT_A_NAME
+            and not token.startswith("<s:")
+        ):
+            return False
+    return True
