@@ -251,3 +251,23 @@ def test_an_action_item_table_names_no_owner_of_the_service_it_mentions(
     answer = ask_json(run_cli, "Who owns the feature flag service?")
     assert answer["status"] == "refused", answer
     assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []
+
+
+def test_the_owner_line_of_a_ticket_names_no_owner_of_its_service(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # A ticket's "Owner:" is whoever the ticket is assigned to.
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    ticket = tmp_path / "PLAT-700.md"
+    front = {
+        "id": "PLAT-700",
+        "kind": "ticket",
+        "at": "2026-10-15T10:00:00Z",
+        "about": ["feature-flags"],
+        "title": "Flag evaluation times out",
+    }
+    ticket.write_text(md(front, "Owner: Yuki Tanabe\nPriority: P2\n\nEvaluations time out."))
+    assert run_cli("ingest", str(ticket)).exit_code == 0
+    answer = ask_json(run_cli, "Who owns the feature flag service?")
+    assert answer["status"] == "refused", answer
+    assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []

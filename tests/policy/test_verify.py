@@ -444,6 +444,17 @@ def test_an_owner_line_takes_its_service_from_the_record_it_is_about() -> None:
     assert result is not None and result[0] == "service_not_in_quote"
 
 
+def test_an_owner_line_of_a_ticket_is_its_assignee_not_the_owner_of_its_subject() -> None:
+    text = "Owner: Dev Patel\nPriority: P2\n\nReindexing fails on the search index."
+    ticket = record("T-1", text, "ticket", about=("search-index",))
+    result = one(OwnershipFact("T-1", "search-index", "dev", "Owner: Dev Patel"), ticket)
+    assert result is not None and result[0] == "service_not_in_quote"
+    # A line that names the service itself still says who owns it.
+    named = record("T-2", "Owner: Dev Patel (search index)", "ticket", about=("search-index",))
+    quote = "Owner: Dev Patel (search index)"
+    assert one(OwnershipFact("T-2", "search-index", "dev", quote), named) is None
+
+
 def test_the_same_fact_twice_is_kept_once() -> None:
     rec = record("r2", "Ben owns the billing gateway. Yes, Ben owns billing-gw.")
     proposal = Proposal(

@@ -15,6 +15,8 @@ from companybrain.policy.mentions import CLAUSE_END, PERSON, SERVICE, Template, 
 from companybrain.policy.text import normalise, quote_in
 
 MAX_QUOTE_CHARS = 600  # a quote is a sentence, a row or a line, not a page
+# Records whose `Owner:` line may speak of the service the record is about.
+_DOCUMENT_KINDS = frozenset(("runbook", "service_directory", "adr", "change_control", "wiki"))
 _NOT_A_NAME = frozenset(("the", "a", "an"))  # words a table cell naming a service may hold
 
 # The checks, in the order they run.
@@ -262,7 +264,11 @@ def _states_vacancy(fact: OwnershipFact, record: Record, org: Org) -> bool:
 
 
 def _record_is_about(record: Record, service: str, org: Org) -> bool:
-    """For an `Owner: X` line: is the record about this service and no other?"""
+    """For an `Owner: X` line: is the record a document about this service and no other?
+    In a ticket, a comment or a message, such a line names who the ticket or the task is
+    assigned to, not the owner of what it is about."""
+    if record.kind not in _DOCUMENT_KINDS:
+        return False
     about = [s for s in record.about if org.service(s) is not None]
     if about:
         return about == [service]
