@@ -271,3 +271,20 @@ def test_the_owner_line_of_a_ticket_names_no_owner_of_its_service(
     answer = ask_json(run_cli, "Who owns the feature flag service?")
     assert answer["status"] == "refused", answer
     assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []
+
+
+def test_a_team_or_successor_of_someone_is_not_that_person(run_cli: Any, tmp_path: Path) -> None:
+    # "taken over by Yuki's successor" names someone else than Yuki, who is not the owner.
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    texts = (
+        "The feature flag service will be taken over by Yuki's successor.",
+        "The feature flag service is owned by Yuki's team.",
+    )
+    for n, text in enumerate(texts):
+        record = tmp_path / f"CC-{3000 + n}.md"
+        front = {"id": f"CC-{3000 + n}", "kind": "change_control", "at": "2026-10-15T10:00:00Z"}
+        record.write_text(md(front, text))
+        assert run_cli("ingest", str(record)).exit_code == 0
+        answer = ask_json(run_cli, "Who owns the feature flag service?")
+        assert answer["status"] == "refused", (text, answer)
+        assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []

@@ -412,6 +412,24 @@ def test_each_ownership_check_refuses_with_a_reason(
             None,
         ),
         (
+            "The billing gateway will be taken over by Ben's successor.",
+            "The billing gateway will be taken over by Ben's successor.",
+            "ben",
+            "no_ownership_statement",
+        ),
+        (
+            "| Service | Owner |\n|---|---|\n| Billing Gateway | Ben's team |",
+            "| Billing Gateway | Ben's team |",
+            "ben",
+            "no_ownership_statement",
+        ),
+        (
+            "Ownership of the billing gateway transfers from Aria's team to Ben.",
+            "Ownership of the billing gateway transfers from Aria's team to Ben.",
+            "ben",
+            None,
+        ),
+        (
             "Ben owns the billing gateway or the ledger service.",
             "Ben owns the billing gateway or the ledger service.",
             "ben",

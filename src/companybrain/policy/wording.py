@@ -42,6 +42,12 @@ _WANTED = re.compile(
     r"|requests to|requesting|(?:plan|plans|planned|planning|want|wants|wanted|would like"
     r"|intend|intends|hope|hopes) to)\b"
 )
+# Straight after a person, the "s" of a possessive and a word: what is named is theirs (a
+# team, a successor, a deputy), not them. "Kofi's the owner" is "Kofi is": not read so.
+_WHOSE = re.compile(
+    r"s (?!(?:the|a|an|now|still|also|been|being|taken|taking|owning|handing|going|got)\b)"
+    r"([^\W_]+)"
+)
 # The punctuation that ends a sentence. A clause of a sentence ending with "?" that starts
 # with one of these words asks ("Does Aria own it?", "is Aria the owner?"); one worded as a
 # statement ("pretty sure Aria owns it now? not 100%") still says it, however unsure.
@@ -182,6 +188,8 @@ def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
     # "either Aria or Ben owns it", "| Aria or Ben |": which?
     if m := re.search(r"\b(?:either|or)$", near) or re.search(r"\bor$", after if nxt else ""):
         return "not_asserted", f"as one of alternatives ({m.group()!r})"
+    if m := _WHOSE.match(after):  # "owned by Kofi's team", "taken over by Kofi's successor"
+        return "no_ownership_statement", f"as the one whose {m.group(1)} is meant ({m.group()!r})"
     if m := _WANTED.search(near):
         return "not_asserted", f"as what is proposed or asked for ({m.group()!r})"
     if m := _SUPPOSED.search(scope):
