@@ -288,3 +288,21 @@ def test_a_team_or_successor_of_someone_is_not_that_person(run_cli: Any, tmp_pat
         answer = ask_json(run_cli, "Who owns the feature flag service?")
         assert answer["status"] == "refused", (text, answer)
         assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []
+
+
+def test_a_struck_through_or_commented_out_owner_is_not_the_owner(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # A runbook keeps an owner it struck through, or one in an HTML comment no reader sees.
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    texts = (
+        "# Feature flags\n\n~~Yuki Tanabe owns the feature flag service.~~ Owner to be decided.",
+        "# Feature flags\n\n<!-- Yuki Tanabe owns the feature flag service. -->\nSteps below.",
+    )
+    for n, text in enumerate(texts):
+        record = tmp_path / f"rb-flags-{n}.md"
+        record.write_text(md({"id": f"rb-flags-{n}", "kind": "runbook", "at": NOW}, text))
+        assert run_cli("ingest", str(record)).exit_code == 0
+        answer = ask_json(run_cli, "Who owns the feature flag service?")
+        assert answer["status"] == "refused", (text, answer)
+        assert answer["refusal"]["code"] == "NO_CLAIM" and answer["citations"] == []

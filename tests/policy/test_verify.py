@@ -473,6 +473,29 @@ def test_an_owner_line_of_a_ticket_is_its_assignee_not_the_owner_of_its_subject(
     assert one(OwnershipFact("T-2", "search-index", "dev", quote), named) is None
 
 
+def test_struck_through_or_commented_out_text_names_no_owner() -> None:
+    text = (
+        "~~Aria owns the billing gateway.~~ Ben took it over.\n\n"
+        "<!-- Dev Patel owns the search index. -->\n\n"
+        "Omar Haddad owns the ~~billing gateway~~ ledger service."
+    )
+    rb = record("rb-9", text, "runbook")
+    struck = "~~Aria owns the billing gateway.~~ Ben took it over."
+    assert one(OwnershipFact("rb-9", "billing-gateway", "aria", struck), rb) == (
+        "owner_not_in_quote",
+        "the quote does not name Aria Novak (aria)",
+    )
+    # A quote taken from inside the comment (as a model may give it) is refused too.
+    result = one(
+        OwnershipFact("rb-9", "search-index", "dev", "Dev Patel owns the search index."), rb
+    )
+    assert result is not None and result[0] == "hidden_text"
+    line = "Omar Haddad owns the ~~billing gateway~~ ledger service."
+    result = one(OwnershipFact("rb-9", "billing-gateway", "omar", line), rb)
+    assert result is not None and result[0] == "service_not_in_quote"
+    assert one(OwnershipFact("rb-9", "ledger", "omar", line), rb) is None
+
+
 def test_the_same_fact_twice_is_kept_once() -> None:
     rec = record("r2", "Ben owns the billing gateway. Yes, Ben owns billing-gw.")
     proposal = Proposal(

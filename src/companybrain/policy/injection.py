@@ -72,3 +72,21 @@ def hidden_characters(quote: str) -> str | None:
         if unicodedata.category(c) == "Cf" and c not in "\u00ad":
             return f"the quote holds an invisible character U+{ord(c):04X}"
     return None
+
+
+# What Markdown shows no reader as said: an HTML comment, and struck-through text (~~ ~~,
+# <del>, <s>, <strike>), which a wiki or runbook keeps to say it is no longer so.
+_UNSHOWN = re.compile(
+    r"<!--.*?(?:-->|\Z)|~~(?=\S).*?(?<=\S)~~|<(del|s|strike)\b[^>]*>.*?</\1\s*>",
+    re.S | re.I,
+)
+
+
+def unshown(text: str) -> bool:
+    """Could the text hold an HTML comment or struck-through text? (a cheap test first)"""
+    return ("~~" in text or "<" in text) and _UNSHOWN.search(text) is not None
+
+
+def shown_text(text: str) -> str:
+    """The text without its HTML comments and struck-through spans."""
+    return _UNSHOWN.sub(" ", text)

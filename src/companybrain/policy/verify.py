@@ -122,7 +122,8 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org) -> None:
     if service is None:
         raise Refused(UNKNOWN_ID, f"{fact.service!r} is not a service in the organisation")
     _quote_in_record(fact.quote, record)
-    quote = template(fact.quote, org)
+    shown = injection.shown_text(fact.quote)  # what it says without struck-through text
+    quote = template(shown, org)
     if person.id not in quote.ids(PERSON):
         raise Refused(OWNER_NOT_IN_QUOTE, f"the quote does not name {person.name} ({person.id})")
     row = _table_row(fact.quote, record)
@@ -151,7 +152,7 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org) -> None:
     if standing:
         check, as_what = standing
         raise Refused(check, f"the quote names {person.name} {as_what}, not as the owner")
-    if field_role != "owner" and not _ownership_sentence(fact.quote, person.id, service.id, org):
+    if field_role != "owner" and not _ownership_sentence(shown, person.id, service.id, org):
         raise Refused(
             NO_OWNERSHIP_STATEMENT,
             f"no sentence of the quote names {person.name} and {service.name} with ownership "
@@ -213,6 +214,13 @@ def _quote_in_record(quote: str, record: Record) -> None:
         raise Refused(QUOTE_NOT_IN_RECORD, f"the quote is not in {record.id}: {quote[:80]!r}")
     if hidden := injection.hidden_characters(quote):
         raise Refused(HIDDEN_TEXT, hidden)
+    if _unshown(record.text) and (
+        normalise(injection.shown_text(quote)) not in _normalised_shown(record.text)
+    ):
+        raise Refused(
+            HIDDEN_TEXT,
+            "the quote is struck through or inside an HTML comment: no reader sees it as said",
+        )
 
 
 def _said_elsewhere(record: Record) -> list[str]:
@@ -304,6 +312,15 @@ def _normalised(text: str) -> str:
     """`normalise(text)` of a record, once for all the quotes taken from it (quote_in's
     test, without normalising a directory of hundreds of rows once per row)."""
     return normalise(text)
+
+
+_unshown = lru_cache(maxsize=4)(injection.unshown)  # asked once per fact of a record
+
+
+@lru_cache(maxsize=4)
+def _normalised_shown(text: str) -> str:
+    """The normalised text of a record without what Markdown does not show as said."""
+    return normalise(injection.shown_text(text))
 
 
 @lru_cache(maxsize=4)
