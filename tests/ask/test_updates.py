@@ -129,6 +129,8 @@ def test_a_ticket_that_asks_or_supposes_an_owner_names_none(run_cli: Any, tmp_pa
         "We asked whether Yuki owns feature flags and got no answer.",
         "Maybe Yuki owns feature flags, maybe Greta; we need to find out.",
         "I doubt Yuki owns feature flags.",
+        "Once Yuki owns feature flags we can close this.",
+        "When Yuki takes over feature flags, update the directory.",
     )
     for n, text in enumerate(texts):
         ticket = tmp_path / f"PLAT-{200 + n}.md"

@@ -430,6 +430,18 @@ def test_each_ownership_check_refuses_with_a_reason(
             None,
         ),
         (
+            "Once Ben owns the billing gateway, we can close this.",
+            "Once Ben owns the billing gateway, we can close this.",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "When Ben took over the billing gateway in May, alerts moved too.",
+            "When Ben took over the billing gateway in May, alerts moved too.",
+            "ben",
+            None,
+        ),
+        (
             "Ben owns the billing gateway or the ledger service.",
             "Ben owns the billing gateway or the ledger service.",
             "ben",

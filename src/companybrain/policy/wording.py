@@ -48,6 +48,14 @@ _WHOSE = re.compile(
     r"s (?!(?:the|a|an|now|still|also|been|being|taken|taking|owning|handing|going|got)\b)"
     r"([^\W_]+)"
 )
+# Before a person, these with a verb in the present make a condition of it, not a fact:
+# "once Yuki owns flagd, ...", "when Kofi takes over the gateway, ..." ("when Kofi took
+# over the gateway in May" says he did).
+_UNTIL_THEN = re.compile(r"\b(?:when|whenever|once|after|before|as soon as|until)$")
+_PRESENT = re.compile(
+    r"(?:(?:now|also|fully|formally|officially) )*(?:owns|own|takes over"
+    r"|take over|is|are|becomes|become|gets|get)\b"
+)
 # The punctuation that ends a sentence. A clause of a sentence ending with "?" that starts
 # with one of these words asks ("Does Aria own it?", "is Aria the owner?"); one worded as a
 # statement ("pretty sure Aria owns it now? not 100%") still says it, however unsure.
@@ -192,6 +200,8 @@ def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
         return "no_ownership_statement", f"as the one whose {m.group(1)} is meant ({m.group()!r})"
     if m := _WANTED.search(near):
         return "not_asserted", f"as what is proposed or asked for ({m.group()!r})"
+    if (m := _UNTIL_THEN.search(near)) and _PRESENT.match(after):  # "once Yuki owns it, ..."
+        return "not_asserted", f"in a condition ({m.group()!r})"
     if m := _SUPPOSED.search(scope):
         return "not_asserted", f"in a supposition ({m.group()!r})"
     return None
