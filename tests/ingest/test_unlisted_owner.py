@@ -124,10 +124,14 @@ def _unlisted(text: str) -> list[tuple[str, str]]:
         ("Owner: (vacant, see PLAT-77)", VACANT),
         ("Owner: TBD", VACANT),
         ("| Service | Owner |\n| --- | --- |\n| Billing Gateway | unassigned |", VACANT),
+        ("| Service | Owner |\n| --- | --- |\n| Billing Gateway | TBD (Bo proposed) |", VACANT),
+        ("Owner: vacant, ask Bo Lind", VACANT),
         ("| Service | Owner |\n| --- | --- |\n| Billing Gateway | Bo Lind (vacant soon) |", None),
         ("| Service | Backup |\n| --- | --- |\n| Billing Gateway | none |", None),
         ("The Billing Gateway moves to Payments.", None),  # a team, not a person
         ("Zara Quinn reviewed the Billing Gateway runbook.", None),
+        ("Who owns the Billing Gateway?", None),
+        ("Everyone owns the Billing Gateway.", None),
         ("\u0412o Lind owns the Billing Gateway.", None),  # a Cyrillic look-alike of Bo
     ],
 )

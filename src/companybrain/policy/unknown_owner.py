@@ -26,6 +26,17 @@ STAND_IN = "unknown.owner"  # the stand-in's id: only ever in an organisation of
 # "unassigned", "TBD"): a claim of no one, which is no name and no id either.
 VACANT = "(vacant)"
 MAX_WORDS = 4
+# Capitalised words that are never (part of) a person's name: a sentence starts with them
+# ("Who owns feature flags?", "Everyone owns the runbook").
+NOT_NAMES = frozenset(
+    (  # noqa: SIM905 (a word list reads better as words)
+        "who whom whose what which why how when where whoever the a an this that these those "
+        "it its i we you he she they them us our your their his her my me everyone everybody "
+        "someone somebody anyone anybody nobody noone none no one all each every both either "
+        "neither some any another other others here there now then today tomorrow yesterday "
+        "ownership owner owners please note also effective from to as per and or of team"
+    ).split()
+)
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['\u2019-])*")  # letters: "PLAT-77" is no name
 
 
@@ -53,6 +64,8 @@ def unknown(name: str, org: Org) -> bool:
     if not 1 <= len(words) <= MAX_WORDS or not all(_WORD.fullmatch(w) for w in words):
         return False
     if any(len(w) > 1 and w.isupper() for w in words):  # "TBD", "SRE": not a name
+        return False
+    if any(w.casefold() in NOT_NAMES for w in words):
         return False
     if len(_scripts(name)) > 1:  # "Сy Pаrk" with Cyrillic С and а: a look-alike, no one new
         return False

@@ -256,12 +256,10 @@ def _states_vacancy(fact: OwnershipFact, record: Record, org: Org) -> bool:
         roles = [wording.column_role(h) for h in table.header]
         services = [i for i, r in enumerate(roles) if r == "service"] or [0]
         owners = [cells[i] for i, r in enumerate(roles) if r == "owner" and i < len(cells)]
-        return (
-            any(i < len(cells) and fact.service in template(cells[i], org).ids(SERVICE)
-                for i in services)
-            and any(wording.says_vacant(c) for c in owners)
-            and not any(template(c, org).ids(PERSON) for c in owners)
-        )  # fmt: skip
+        return any(
+            i < len(cells) and fact.service in template(cells[i], org).ids(SERVICE)
+            for i in services
+        ) and any(wording.says_vacant(c) for c in owners)
     field = segments.field_of(fact.quote)
     if not field or wording.field_role(field[0]) != "owner" or not wording.says_vacant(field[1]):
         return False

@@ -189,9 +189,13 @@ def _unlisted_in_sentence(sentence: str, t: Template, org: Org) -> list[tuple[st
     return pairs
 
 
-def _unlisted_name(text: str, org: Org) -> list[str]:
-    """The name an owner cell or `Owner:` field gives when it is no one org.yaml lists."""
-    return unknown_owner.candidates(text, org)[:1]
+def _cell_owners(value: str, org: Org) -> list[str]:
+    """Who an owner cell or `Owner:` value names: no one when it says so first ("unassigned
+    (ask Yuki)": Yuki is who to ask, not the owner), else the people it names, else a name
+    org.yaml does not list."""
+    if wording.says_vacant(value):
+        return [unknown_owner.VACANT]
+    return template(value, org).ids(PERSON) or unknown_owner.candidates(value, org)[:1]
 
 
 def _from_row(unit: segments.Unit, org: Org) -> list[tuple[str, str]]:
@@ -203,14 +207,7 @@ def _from_row(unit: segments.Unit, org: Org) -> list[tuple[str, str]]:
     services = [
         s for i in service_cols if i < len(cells) for s in template(cells[i], org).ids(SERVICE)
     ]
-    owners = [
-        p
-        for i in owner_cols
-        if i < len(cells)
-        for p in template(cells[i], org).ids(PERSON) or _unlisted_name(cells[i], org)
-    ]
-    if not owners and any(i < len(cells) and wording.says_vacant(cells[i]) for i in owner_cols):
-        owners = [unknown_owner.VACANT]
+    owners = [p for i in owner_cols if i < len(cells) for p in _cell_owners(cells[i], org)]
     return [(s, p) for s in services for p in owners]
 
 
@@ -220,9 +217,7 @@ def _from_field(line: str, record: Record, org: Org) -> list[tuple[str, str]]:
     field = segments.field_of(line)
     if field is None or wording.field_role(field[0]) != "owner":
         return []
-    owners = (template(field[1], org).ids(PERSON) or _unlisted_name(field[1], org))[:1]
-    if not owners and wording.says_vacant(field[1]):
-        owners = [unknown_owner.VACANT]
+    owners = _cell_owners(field[1], org)[:1]
     services = template(line, org).ids(SERVICE)
     if not services:
         services = [s for s in record.about if org.service(s) is not None]
