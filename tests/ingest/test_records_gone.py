@@ -10,6 +10,7 @@ import pytest
 
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
+from companybrain.ingest.extract import EXTRACTION_VERSION
 from companybrain.ingest.pipeline import ingest
 from companybrain.surfaces.cli.ingest import print_report
 from tests.ingest.corpus_builder import write_corpus
@@ -62,3 +63,20 @@ def test_a_record_first_ingested_on_its_own_becomes_the_corpus_s_once_found_in_i
     (corpus / "records" / "cc.md").unlink()
     assert ingest(store, corpus, settings).gone == ["CC-1"]
     assert ingest(store, corpus, settings, prune=True).pruned == 1
+
+
+def test_records_read_by_older_rules_are_read_again(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """A record counted unchanged by its content, organisation and proposer name kept what
+    older rules had made of it: a graph built before a fix kept the fixed wrong claims
+    until it was rebuilt. The stored proposer carries the extraction version."""
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "cc.md": TRANSFER})
+    ingest(store, corpus, settings)
+    assert ingest(store, corpus, settings).stored == 0
+    for older in ("rules", f"rules@{EXTRACTION_VERSION - 1}"):  # before versions; the last
+        store.query(
+            "MATCH (s:Source {id: $id}) SET s.proposer = $older", {"id": "CC-1", "older": older}
+        )
+        again = ingest(store, corpus, settings)
+        assert (again.stored, again.unchanged) == (1, 1), older

@@ -11,6 +11,7 @@ import pytest
 
 from companybrain.config import Settings
 from companybrain.errors import ModelError
+from companybrain.ingest.extract import EXTRACTION_VERSION
 from companybrain.model.facts import Verified
 from companybrain.model.records import Record
 from companybrain.policy.verify import verify
@@ -338,7 +339,9 @@ def test_a_record_whose_reply_called_no_tool_is_stored_and_asked_again(
     model_server.play(facts([good]))
     again = _store(store, llm, [TRANSFER])
     assert (again.stored, again.unchanged, again.kept) == (1, 0, 1)
-    assert records_q.source_states(store, ["CC-1031"])["CC-1031"]["proposer"] == "model:scripted"
+    assert records_q.source_states(store, ["CC-1031"])["CC-1031"]["proposer"] == (
+        f"model:scripted@{EXTRACTION_VERSION}"
+    )
     assert _store(store, llm, [TRANSFER]).unchanged == 1  # read whole now: not asked again
 
 

@@ -28,6 +28,13 @@ from companybrain.proposers import Proposer
 _RECORD_FIELDS = fields(Record)
 
 
+# What the rules proposer and the verifier make of a record. Stored with each record (as
+# "rules@N"), so that a record read by older rules is not "unchanged" to newer ones: bump it
+# with a change that alters what a record yields, and the next ingest reads every record
+# again (a graph kept the wrong claims of fixed rules until it was rebuilt).
+EXTRACTION_VERSION = 2
+
+
 @dataclass
 class Extracted:
     """What a batch of records yields: rows to write and the counts for the report."""

@@ -21,6 +21,7 @@ from companybrain.graph.queries import ask_q, records_q
 from companybrain.ingest import unread
 from companybrain.ingest.corpus import CorpusStream, open_corpus
 from companybrain.ingest.extract import (
+    EXTRACTION_VERSION,
     Context,
     derived_links,
     record_hash,
@@ -239,7 +240,8 @@ def _store_locked(
     pruning: Callable[[], int] | None,
 ) -> None:
     store.ensure_schema()
-    proposer_name = settings.proposer if settings.proposer == "rules" else f"model:{settings.model}"
+    proposer = settings.proposer if settings.proposer == "rules" else f"model:{settings.model}"
+    proposer_name = f"{proposer}@{EXTRACTION_VERSION}"
     ctx = Context(org=org, org_hash=org_hash, proposer_name=proposer_name, in_corpus=in_corpus)
     if isinstance(records, list):
         total = len(records)
