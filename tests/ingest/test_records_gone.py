@@ -80,3 +80,17 @@ def test_records_read_by_older_rules_are_read_again(
         )
         again = ingest(store, corpus, settings)
         assert (again.stored, again.unchanged) == (1, 1), older
+
+
+def test_a_corpus_record_changed_and_ingested_on_its_own_stays_the_corpus_s(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Edited and ingested as a single file, a corpus record became a record of no corpus:
+    once its file was deleted, --prune left it, and answers still cited it."""
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "cc.md": TRANSFER})
+    ingest(store, corpus, settings)
+    cc = corpus / "records" / "cc.md"
+    cc.write_text(TRANSFER.replace("Effective Wednesday", "Effective on Wednesday"))
+    assert ingest(store, cc, settings).stored == 1
+    cc.unlink()
+    assert ingest(store, corpus, settings, prune=True).pruned == 1

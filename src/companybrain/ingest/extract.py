@@ -110,7 +110,11 @@ def extract_batch(
         # Stored under another proposer name, an incomplete reading is not "unchanged" to
         # the next run, which asks again.
         name = f"{ctx.proposer_name}:incomplete" if proposal.incomplete else ctx.proposer_name
-        source = source_properties(record, authority, digest, ctx.org_hash, name, ctx.in_corpus)
+        # A corpus record changed and ingested on its own is still the corpus's (--prune
+        # removes it once it leaves the corpus).
+        state = states.get(record.id)
+        in_corpus = ctx.in_corpus or bool(state and state.get("in_corpus"))
+        source = source_properties(record, authority, digest, ctx.org_hash, name, in_corpus)
         out.rows.append(
             {"source": source, "links": derived_links(record, ctx.org, verified, proposal)}
         )
