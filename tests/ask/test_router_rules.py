@@ -64,6 +64,7 @@ def catalog() -> Catalog:
         # "who to ask" beside "who knows" asks who knows: it got the owner, cited
         ("Who knows the ledger service? Not sure who to ask.", "who_knows", "ledger-service"),
         ("Who should I ask about the ledger service?", "owner_of", "ledger-service"),
+        ("Who looks after the ledger service?", "owner_of", "ledger-service"),
     ],
 )
 def test_question_types_and_subjects(

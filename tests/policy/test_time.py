@@ -364,3 +364,10 @@ def test_format_instant() -> None:
     assert format_instant(datetime(2026, 10, 20, tzinfo=UTC)) == "2026-10-20T00:00:00Z"
     plus7 = datetime(2026, 10, 14, 19, tzinfo=timezone(timedelta(hours=7)))
     assert format_instant(plus7) == "2026-10-14T12:00:00Z"
+
+
+def test_looking_after_something_is_not_a_time() -> None:
+    """ "Who looks after the billing gateway?" was refused VAGUE_DATE, "after the"."""
+    assert read("Who looks after the billing gateway?").phrase is None
+    assert read("Who looked after it on 2026-09-25?").day == date(2026, 9, 25)
+    assert vague("Who owned it after CC-1047?").phrase == "after CC-1047"

@@ -86,7 +86,7 @@ _ASKS_WHO = re.compile(r"^\s*(?:who|whom|whose|who's)\b", re.I)
 _OWNER = re.compile(
     r"\b(?:own|owns|owned|owner|owners|ownership|responsible\s+for|in\s+charge\s+of"
     r"|review\s+contact|point\s+of\s+contact|maintainer|maintains|accountable\s+for"
-    r"|on\s+the\s+hook\s+for|dri|directly\s+responsible)\b",
+    r"|on\s+the\s+hook\s+for|dri|directly\s+responsible|look(?:s|ed|ing)?\s+after)\b",
     re.I,
 )
 _EXPERT = re.compile(

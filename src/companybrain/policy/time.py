@@ -89,8 +89,9 @@ _VAGUE = [
         rf"\b(?:last|this|next|past|previous|coming|current|recent|same|that|prior)\s+"
         rf"(?:few\s+|couple\s+of\s+)?(?:{_UNIT}|night|morning|afternoon|evening|time"
         rf"|{_WEEKDAY_WORD}|{_MONTH_WORD}|may)\b",
-        r"\b(?:before|after|since|until|till|prior\s+to|earlier\s+than|later\s+than"
-        r"|by\s+the\s+time|between)\b",
+        # ("looks after the gateway" is someone caring for it, not a time)
+        r"\b(?:before|(?<!look )(?<!looks )(?<!looked )(?<!looking )after|since|until|till"
+        r"|prior\s+to|earlier\s+than|later\s+than|by\s+the\s+time|between)\b",
         rf"\b(?:{_MONTH_WORD})\b",
         r"\b(?:in|during|early|mid|late|end\s+of|start\s+of|beginning\s+of|of)\s+may\b",
         r"\bmay\s+\d{4}\b",
