@@ -320,3 +320,22 @@ def test_search_returns_hits_with_verbatim_snippets(demo: Store, demo_settings: 
     assert "SEC-31" in {h["record"] for h in insider["result"]["hits"]}
     none = q(demo, demo_settings, "Search for zeppelin hangar")
     assert none["refusal"]["code"] == "NO_CLAIM" and none["citations"] == []
+
+
+def test_a_search_naming_a_record_by_its_id_finds_it_first(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """'Search for CC-1047' listed only msg-037, a chat that mentions it: the full-text
+    index holds titles and texts, and a record seldom names itself."""
+    a = q(demo, demo_settings, "Search for CC-1047")
+    assert [h["record"] for h in a["result"]["hits"]][:2] == ["CC-1047", "msg-037"]
+    for c in a["citations"]:
+        assert c["quote"] is None or quote_in(
+            c["quote"], ask_q.records_text(demo, [c["record"]])[c["record"]]["text"]
+        ), c
+    # A record the asker may not see is not found by its id either.
+    hidden = q(demo, demo_settings, "Search for ADR-017", as_person="tariq")
+    assert "ADR-017" not in [h["record"] for h in (hidden["result"] or {}).get("hits", [])]
+    assert "ADR-017" in [
+        h["record"] for h in q(demo, demo_settings, "Search for ADR-017")["result"]["hits"]
+    ]

@@ -419,6 +419,9 @@ def person_or_team(ctx: AskContext, subject: Entity) -> Answer:
 # -- search_records -------------------------------------------------------------------------
 
 
+_ID_LIKE = re.compile(r"[A-Za-z][\w.]*(?:-[\w.]+)+")  # CC-1047, dir-2026-09, ADR-004
+
+
 def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) -> Answer:
     """The best `hits_wanted` records the viewer may see for `query` (the answer lists
     SEARCH_HITS; benchmarks ask for more to score recall at 10)."""
@@ -440,6 +443,13 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
         hits = [by_id[rid] for rid in search_rank.rank_titled(texts, words)[:hits_wanted]]
         if hits:
             break
+    # A record the query names by its id ("Search for CC-1047") comes first: the full-text
+    # index holds titles and texts, and a record seldom names itself.
+    named = ask_q.sources_named(ctx.store, _ID_LIKE.findall(ctx.question), scope, as_of_ms)
+    named = [h for h in named if can_see(h.get("acl"), ctx.viewer)]
+    if named:
+        ids = {h["record"] for h in named}
+        hits = [*named, *(h for h in hits if h["record"] not in ids)][:hits_wanted]
     if not hits:
         return ctx.refused(
             "search_records",

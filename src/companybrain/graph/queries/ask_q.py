@@ -350,6 +350,21 @@ def search_sources(
     )
 
 
+def sources_named(
+    store: Store, ids: list[str], scope: dict[str, Any] | None = None, as_of_ms: int | None = None
+) -> list[Row]:
+    """The records with these ids, as search_sources returns them, only those `scope` may
+    see and, given `as_of_ms`, written by then (a search naming a record by its id)."""
+    return store.read(
+        "UNWIND $ids AS id MATCH (node:Source {id: id}) "
+        "WHERE ($everyone OR node.acl IS NULL OR any(g IN node.acl WHERE g IN $groups)) "
+        "AND ($as_of IS NULL OR node.at_ms <= $as_of) "
+        "RETURN node.id AS record, node.title AS title, node.text AS text, node.kind AS kind, "
+        "node.acl AS acl",
+        {"ids": ids, "as_of": as_of_ms, **(scope or EVERYONE)},
+    )
+
+
 def records_text(store: Store, ids: list[str]) -> dict[str, Any]:
     """Title and text of records, to check quotes against what the record says."""
     rows = store.read(
