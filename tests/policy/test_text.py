@@ -1,7 +1,9 @@
+import re
+
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from companybrain.policy.text import fold_name, name_words, names_in, normalise, quote_in
+from companybrain.policy.text import NameSet, fold_name, name_words, names_in, normalise, quote_in
 
 
 def test_quotes_compare_after_folding_case_space_curly_quotes_and_dashes() -> None:
@@ -29,3 +31,30 @@ def test_names_ignore_punctuation_and_match_whole_words() -> None:
 @example("tab\tnew\nline\u00a0nbsp\u2028sep x\u0301 ①②")
 def test_name_words_are_the_words_of_the_folded_name(text: str) -> None:
     assert name_words(text) == fold_name(text).split()
+
+
+def test_a_name_set_finds_the_names_a_text_uses_as_reading_every_name_would() -> None:
+    """NameSet looks names up by their first word instead of reading thousands of them for
+    every check of every question; it must find what reading every one finds, at word
+    starts (a name inside a word is never matched by its callers anyway)."""
+    names = ["Billing Gateway", "billing-gw", "Q3 Reports", "S. Rao", "Ana", "Zoë", "O'Neil",
+             "  Ledger  ", "ledger service", "3D Engine", ""]  # fmt: skip
+    found = NameSet(names)
+    texts = (
+        "Who owns the billing-gw and the Billing Gateway?",
+        "banana q3 reports",
+        "ask s. rao or o'neil",
+        "LEDGER SERVICE owner",
+        "zoë's 3d engine",
+        "nothing",
+    )
+    for text in texts:
+        folded = text.casefold()
+        starts = {m.start() for m in re.finditer(r"\w+", folded)}
+        every = {
+            n.strip()
+            for n in names
+            if n.strip() and any(folded.startswith(n.strip().casefold(), i) for i in starts)
+        }
+        assert found.present(text) == every, text
+    assert found.non_ascii == ["Zoë"]

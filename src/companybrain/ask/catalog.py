@@ -11,7 +11,7 @@ from typing import Any
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import ask_q, records_q
 from companybrain.policy.access import Viewer, can_see
-from companybrain.policy.text import fold_name
+from companybrain.policy.text import NameSet, fold_name
 
 SERVICE, PROJECT, PERSON, TEAM, DECISION = "Service", "Project", "Person", "Team", "Decision"
 
@@ -59,6 +59,7 @@ class Catalog:
     sealed: bool = field(default=False, repr=False, compare=False)
     _index: CatalogIndex | None = field(default=None, init=False, repr=False, compare=False)
     _names: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _name_set: NameSet | None = field(default=None, init=False, repr=False, compare=False)
 
     def of(self, *types: str) -> list[Entity]:
         return [e for t in types for e in self.entities.get(t, {}).values()]
@@ -81,6 +82,15 @@ class Catalog:
             self._names = names
             return list(names)
         return names
+
+    def name_set(self) -> NameSet:
+        """names(), indexed to find those a question uses (built once while sealed)."""
+        if self._name_set is not None:
+            return self._name_set
+        found = NameSet(self.names())
+        if self.sealed:
+            self._name_set = found
+        return found
 
     def mentions(self, question: str, *types: str) -> list[Mention]:
         """Entities of `types` the question names, first mention first. A mention inside a

@@ -168,7 +168,7 @@ def _company_answer(
             question, RefusalCode.VAGUE_DATE, when.message, tool=route.tool, subject=subject
         )
     # "Who will own it?" and no day, in the question or by --as-of: not today's owner
-    future = future_owner(question, catalog.names()) if when.phrase is None else None
+    future = future_owner(question, catalog.name_set()) if when.phrase is None else None
     if route.tool == "owner_of" and future:
         refusal = future_owner_refusal(future)
         return Answer.refused(
@@ -211,7 +211,7 @@ def _question_time(
         if isinstance(reading, VagueDate):
             raise InputError(reading.given_as(field))
         return reading
-    return parse_question_time(question, clock, catalog.timezone, names=catalog.names())
+    return parse_question_time(question, clock, catalog.timezone, names=catalog.name_set())
 
 
 def _repository_may_know(route: Route) -> bool:

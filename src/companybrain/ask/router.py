@@ -24,7 +24,7 @@ from companybrain.config import Settings
 from companybrain.errors import ModelError
 from companybrain.llm.client import ModelClient, function_tool
 from companybrain.model.answer import Refusal, RefusalCode
-from companybrain.policy.text import fold_name, names_in, straight_quotes
+from companybrain.policy.text import NameSet, fold_name, names_in, straight_quotes
 
 TOOLS = ("owner_of", "who_knows", "trace_decision", "person_or_team", "search_records")
 SUBJECT_TYPES: dict[str, tuple[str, ...]] = {
@@ -142,7 +142,7 @@ _OWNERSHIP_WORDS = re.compile(
 )
 
 
-def plain(question: str, names: Iterable[str] = ()) -> str:
+def plain(question: str, names: NameSet | Iterable[str] = ()) -> str:
     """The question with a possessive "own" and the `names` it uses (services, people...)
     blanked out, every other character in its place: "Who owns First Mile?" does not ask for
     the first owner, and words a check finds are quoted from the question itself. A name of
@@ -154,8 +154,7 @@ def plain(question: str, names: Iterable[str] = ()) -> str:
         return m.group() if one_word and not m.group()[0].isupper() else " " * len(m.group())
 
     text = _POSSESSIVE_OWN.sub(lambda m: " " * len(m.group()), question)
-    folded = question.casefold()
-    present = {n.strip() for n in names if n.strip() and n.strip().casefold() in folded}
+    present = NameSet.of(names).present(question)
     for name in sorted(present, key=len, reverse=True):
         text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", blank, text, flags=re.I)
     return text
@@ -165,7 +164,7 @@ def _words(question: str, m: re.Match[str] | None) -> str | None:
     return " ".join(question[m.start() : m.end()].split()) if m else None
 
 
-def other_than_owner(question: str, names: Iterable[str] = ()) -> str | None:
+def other_than_owner(question: str, names: NameSet | Iterable[str] = ()) -> str | None:
     """The words by which an ownership question asks for something other than who owns the
     subject on one day, else None. `names`: what the question may name (see `plain`)."""
     text = plain(question, names)
@@ -185,7 +184,7 @@ _FUTURE_OWNER = re.compile(
 )
 
 
-def future_owner(question: str, names: Iterable[str] = ()) -> str | None:
+def future_owner(question: str, names: NameSet | Iterable[str] = ()) -> str | None:
     """The words by which an ownership question asks who will own something, else None."""
     return _words(question, _FUTURE_OWNER.search(plain(straight_quotes(question), names)))
 
@@ -216,7 +215,7 @@ _ONE_KIND = re.compile(
 _SAYS = r"(?:according\s+to|per|as\s+per|as\s+told\s+by|in\s+the\s+words\s+of)"
 
 
-def one_kind_of_record(question: str, names: Iterable[str] = ()) -> str | None:
+def one_kind_of_record(question: str, names: NameSet | Iterable[str] = ()) -> str | None:
     """The words by which an ownership question asks what one kind of record says."""
     text = plain(question, names)
     if not _OWNERSHIP_WORDS.search(text):
@@ -237,7 +236,7 @@ _ABOUT_THE_OWNER = re.compile(
 )
 
 
-def about_the_owner(question: str, names: Iterable[str] = ()) -> str | None:
+def about_the_owner(question: str, names: NameSet | Iterable[str] = ()) -> str | None:
     """The words by which an ownership question asks about someone beside the owner (their
     manager, their team's lead), else None."""
     return _words(question, _ABOUT_THE_OWNER.search(plain(question, names)))
@@ -262,7 +261,7 @@ _NOT_KNOWING = re.compile(
 )
 
 
-def not_knowing(question: str, names: Iterable[str] = ()) -> str | None:
+def not_knowing(question: str, names: NameSet | Iterable[str] = ()) -> str | None:
     """The words by which an expertise question asks who does not know a subject."""
     text = plain(question, names)
     if question_type(text) != "who_knows":
@@ -370,7 +369,7 @@ def asks_beyond_its_type(question: str, catalog: Catalog) -> Refusal | None:
     its type gives (another owner than the one on a day, what one record or person says, who
     stands beside the owner, who does not know): answered, it would put the owner or the
     experts forward as that. A search asserts nothing, so it is not asked of one."""
-    names = catalog.names()
+    names = catalog.name_set()
     if words := other_than_owner(question, names):
         return other_owner_refusal(words)
     if words := one_kind_of_record(question, names):

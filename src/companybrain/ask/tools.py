@@ -445,11 +445,12 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
             break
     # A record the query names by its id ("Search for CC-1047") comes first: the full-text
     # index holds titles and texts, and a record seldom names itself.
-    named = ask_q.sources_named(ctx.store, _ID_LIKE.findall(ctx.question), scope, as_of_ms)
+    ids = _ID_LIKE.findall(ctx.question)
+    named = ask_q.sources_named(ctx.store, ids, scope, as_of_ms) if ids else []
     named = [h for h in named if can_see(h.get("acl"), ctx.viewer)]
     if named:
-        ids = {h["record"] for h in named}
-        hits = [*named, *(h for h in hits if h["record"] not in ids)][:hits_wanted]
+        first = {h["record"] for h in named}
+        hits = [*named, *(h for h in hits if h["record"] not in first)][:hits_wanted]
     if not hits:
         return ctx.refused(
             "search_records",

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from companybrain.policy.text import NameSet
+
 _MONTHS = {
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
     "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
@@ -229,7 +231,7 @@ def format_instant(moment: datetime, tz: str = "UTC") -> str:
 
 
 def parse_question_time(
-    question: str, now: datetime, tz: str = "UTC", *, names: Iterable[str] = ()
+    question: str, now: datetime, tz: str = "UTC", *, names: NameSet | Iterable[str] = ()
 ) -> TimeReading:
     """The instant `question` is about, read against the clock `now`, or why not.
     `names` are names the question may use that are not times (a person called June, a
@@ -238,10 +240,8 @@ def parse_question_time(
         raise ValueError("now must be timezone-aware")
     text = _blank(question, _NOT_TIME)
     # Only names the question contains: a company has thousands, a question names a few.
-    folded = question.casefold()
-    present = {
-        n for n in names if n.strip() and (not n.isascii() or n.strip().casefold() in folded)
-    }
+    known = NameSet.of(names)
+    present = known.present(question) | set(known.non_ascii)
     for name in sorted(present, key=len, reverse=True):
         pattern = re.compile(rf"(?<!\w){re.escape(name.strip())}(?!\w)", re.I)
         text = pattern.sub(lambda m: _name_blanked(question, m), text)
