@@ -67,17 +67,14 @@ def unknown(name: str, org: Org) -> bool:
         return False
     if any(w.casefold() in NOT_NAMES for w in words):
         return False
-    if len(_scripts(name)) > 1:  # "Сy Pаrk" with Cyrillic С and а: a look-alike, no one new
-        return False
     marked = template(name, org).text
     if marked == AMBIGUOUS:
         return len(shared_by(name, org)) > 1
     if "<" in marked:  # names (part of) a known person or service
         return False
-    folded = fold_name(name)
-    known = [n for team in org.teams for n in team.names]
-    known += [n for project in org.projects for n in project.names]
-    return all(folded != fold_name(n) for n in known)
+    if len(_scripts(name)) > 1:  # "Сy Pаrk" with Cyrillic С and а: a look-alike, no one new
+        return False
+    return fold_name(name) not in _teams_and_projects(org)
 
 
 def shared_by(name: str, org: Org) -> list[str]:
@@ -93,6 +90,17 @@ def _scripts(name: str) -> set[str]:
 
 _stand_ins: dict[str, Org] = {}
 _base: list[Org] = []
+_named: list[tuple[Org, frozenset[str]]] = []
+
+
+def _teams_and_projects(org: Org) -> frozenset[str]:
+    """The folded names of `org`'s teams and projects (kept for the organisation last
+    asked about: every sentence of a run asks about the same one)."""
+    if not _named or _named[0][0] is not org:
+        names = [n for team in org.teams for n in team.names]
+        names += [n for project in org.projects for n in project.names]
+        _named[:] = [(org, frozenset(fold_name(n) for n in names))]
+    return _named[0][1]
 
 
 def stand_in_org(org: Org, name: str) -> Org:
