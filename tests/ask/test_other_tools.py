@@ -339,3 +339,16 @@ def test_a_search_naming_a_record_by_its_id_finds_it_first(
     assert "ADR-017" in [
         h["record"] for h in q(demo, demo_settings, "Search for ADR-017")["result"]["hits"]
     ]
+
+
+def test_a_team_or_person_asked_about_a_past_day_is_refused(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """'Who is on the payments team as of 2026-01-01?' listed today's members under that
+    day: org.yaml is the organisation as it is now, with no history."""
+    past = q(demo, demo_settings, "Who is on the payments team as of 2026-01-01?")
+    assert past["refusal"]["code"] == "OUT_OF_SCOPE" and past["result"] is None, past
+    assert "no history" in past["refusal"]["message"]
+    for question in ("Who is on the payments team?", "Who is on the payments team today?"):
+        now = q(demo, demo_settings, question)
+        assert now["tool"] == "person_or_team" and now["status"] == "answered", (question, now)

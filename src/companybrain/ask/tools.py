@@ -388,6 +388,16 @@ def superseding_cycle(links: list[tuple[str, str]], among: set[str]) -> list[str
 
 
 def person_or_team(ctx: AskContext, subject: Entity) -> Answer:
+    time = ctx.time
+    if time.phrase is not None and time.now_ms is not None and time.as_of_ms < time.now_ms:
+        # "Who was on the security team on 2026-01-01?" listed today's members under that day
+        return ctx.refused(
+            "person_or_team",
+            subject,
+            RefusalCode.OUT_OF_SCOPE,
+            "org.yaml says who is on a team, and who a person is, as it is now; the graph "
+            f"keeps no history of it, so it cannot say so for {ctx.as_of}: ask without a date",
+        )
     if subject.type == TEAM:
         team = ask_q.team_profile(ctx.store, subject.id)
         if team is None:
