@@ -587,3 +587,23 @@ def test_malformed_model_output_becomes_rejections_never_an_exception() -> None:
         ("malformed", "ownership item has no 'service'"),
         ("malformed", "'service' must be a string, got list"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Is it true that Ben Okafor owns the billing gateway?", False),
+        ("I doubt that Ben Okafor owns the billing gateway.", False),
+        ("Once Ben Okafor owns the billing gateway we can close this.", False),
+        ("If Ben Okafor owns the billing gateway, ask him.", False),
+        ("Good news: Ben Okafor owns the billing gateway from today.", True),
+    ],
+)
+def test_a_quote_cut_from_a_sentence_is_judged_by_the_whole_sentence(text: str, kept: bool) -> None:
+    """A model quoting "Ben Okafor owns the billing gateway" out of "Is it true that Ben
+    Okafor owns the billing gateway?" had a statement kept that the record only asks: the
+    checks read the quote alone, where the rules quote the whole sentence."""
+    rec = record("T-1", text, "ticket")
+    fact = OwnershipFact("T-1", "billing-gateway", "ben", "Ben Okafor owns the billing gateway")
+    verified = verify(Proposal("T-1", (fact,), proposer="model"), rec, ORG)
+    assert bool(verified.ownership) == kept, verified.rejected

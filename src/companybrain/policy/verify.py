@@ -63,13 +63,14 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
         return Verified(record.id, (), (), tuple(rejected))
     seen: set[tuple[str, str]] = set()
     unlisted: list[OwnershipFact] = []
+    parts = proposal.proposer != "rules"  # the rules quote whole sentences, rows and lines
     for fact in proposal.ownership:
         try:
             keep = kept
             try:
-                check_ownership(fact, record, org)
+                check_ownership(fact, record, org, parts=parts)
             except Refused as refusal:
-                if not _unlisted_owner(fact, record, org, refusal):
+                if not _unlisted_owner(fact, record, org, refusal, parts=parts):
                     raise
                 keep = unlisted
             key = (fact.service, fact.owner)
@@ -87,7 +88,9 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
     return Verified(record.id, tuple(kept), tuple(decisions), tuple(rejected), tuple(unlisted))
 
 
-def _unlisted_owner(fact: OwnershipFact, record: Record, org: Org, refusal: Refused) -> bool:
+def _unlisted_owner(
+    fact: OwnershipFact, record: Record, org: Org, refusal: Refused, *, parts: bool = True
+) -> bool:
     """Does `fact`, refused because org.yaml lists no such person, state ownership by a
     name the organisation does not know? Checked as a listed person's would be, with the
     name standing in for one; a refusal of that check is not reported (the first stands)."""
@@ -105,14 +108,16 @@ def _unlisted_owner(fact: OwnershipFact, record: Record, org: Org, refusal: Refu
             replace(fact, owner=unknown_owner.STAND_IN),
             record,
             unknown_owner.stand_in_org(org, name),
+            parts=parts,
         )
     except Refused:
         return False
     return True
 
 
-def check_ownership(fact: OwnershipFact, record: Record, org: Org) -> None:
-    """Raise Refused for the first check `fact` fails."""
+def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: bool = True) -> None:
+    """Raise Refused for the first check `fact` fails. `parts`: the quote may be a part of
+    a sentence, which is then read whole (False: it is a whole sentence, row or line)."""
     _well_formed(fact, ("record", "service", "owner", "quote"))
     if fact.record != record.id:
         raise Refused(WRONG_RECORD, f"the fact names record {fact.record!r}, not {record.id!r}")
@@ -147,6 +152,9 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org) -> None:
             NO_OWNERSHIP_STATEMENT, f"the line names someone else than {person.name} as owner"
         )
     standing = wording.standing(quote, person.id)
+    sentence = None if standing or field_role or not parts else _sentence_around(fact.quote, record)
+    if sentence is not None:  # "Bo owns X" cut from "Is it true that Bo owns X?"
+        standing = wording.standing(template(injection.shown_text(sentence), org), person.id)
     if field and field_role == "owner":  # "Owner: unassigned (ask Kofi)", "Owner: Kofi?"
         standing = standing or wording.cell_standing(template(field[1], org), person.id)
     if standing:
@@ -240,6 +248,27 @@ def _starts_a_line(quote: str, record: Record) -> bool:
     wanted = normalise(quote).lstrip("*_>-` ")
     return any(
         normalise(line).lstrip("*_>-` ").startswith(wanted) for line in record.text.splitlines()
+    )
+
+
+def _sentence_around(quote: str, record: Record) -> str | None:
+    """The sentence of `record` that `quote` is a part of, when it is a part: whether it
+    names someone as the owner, or asks, supposes or denies it, is read from the whole
+    sentence, as the rules proposer quotes it ("Bo owns the gateway" cut from "Is it true
+    that Bo owns the gateway?" asserts nothing). None when the quote is a whole sentence
+    or more (the rules' quotes: nothing to read again)."""
+    wanted = normalise(quote)
+    for sentence in _sentences(record.text):
+        if wanted in sentence[0]:
+            return sentence[1] if sentence[0] != wanted else None
+    return None
+
+
+@lru_cache(maxsize=4)
+def _sentences(text: str) -> tuple[tuple[str, str], ...]:
+    """(normalised, as written) for every sentence of `text` (cut once per record)."""
+    return tuple(
+        (normalise(u.text), u.text) for u in segments.units(text) if u.kind == segments.SENTENCE
     )
 
 
