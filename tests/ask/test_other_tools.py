@@ -194,6 +194,14 @@ def test_trace_decision_reads_the_chain_as_of_the_day_asked(
     assert early["citations"] == []
     now = q(demo, demo_settings, "What replaced ADR-004?")
     assert now["result"]["chain"] == ["ADR-015", "ADR-009", "ADR-004"]
+    # Statuses are the records' as they are now: ADR-004 was not superseded yet in May, and
+    # ADR-009 not in August; the statuses they had then are not kept, so none is given.
+    status = {d["id"]: d["status"] for d in may["result"]["decisions"]}
+    assert status == {"ADR-004": None}, may["result"]["decisions"]
+    status = {d["id"]: d["status"] for d in august["result"]["decisions"]}
+    assert status["ADR-004"] == "superseded" and status["ADR-009"] is None, status
+    assert "superseded" not in may["explanation"]
+    assert {d["id"]: d["status"] for d in now["result"]["decisions"]}["ADR-004"] == "superseded"
 
 
 def test_trace_decision_says_which_decision_each_motivation_is_for(

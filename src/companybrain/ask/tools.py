@@ -314,6 +314,16 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
             citations=_dedupe([c for did in cycle for c in stated(did)]),
         )
     chain = sorted(positions, key=lambda i: (positions[i], -(details[i].get("at_ms") or 0)))
+    # A status is the record's as it is now: asked about a day before the decision that
+    # superseded it, "superseded" is not what it was then (and what it was is not kept).
+    superseded_by_then = {older for newer, older in links if newer in positions}
+
+    def status(did: str) -> str | None:
+        now = details[did].get("status")
+        if ctx.time.phrase and now == "superseded" and did not in superseded_by_then:
+            return None
+        return now
+
     motivated: list[str] = []
     motivated_each: dict[str, list[str]] = {}  # which decision each motivation is for
     citations: list[Citation] = []
@@ -334,7 +344,7 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
             {
                 "id": i,
                 "title": details[i].get("title"),
-                "status": details[i].get("status"),
+                "status": status(i),
                 "motivated_by": motivated_each.get(i, []),
             }
             for i in chain
