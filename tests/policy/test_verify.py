@@ -447,6 +447,25 @@ def test_each_ownership_check_refuses_with_a_reason(
             "ben",
             None,
         ),
+        # what the sentence reports, it disputes
+        (
+            "Aria says Ben owns the billing gateway, which is wrong.",
+            "Aria says Ben owns the billing gateway, which is wrong.",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "It is a myth that Ben owns the billing gateway.",
+            "It is a myth that Ben owns the billing gateway.",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "Ben owns the billing gateway. The old directory is wrong.",
+            "Ben owns the billing gateway.",
+            "ben",
+            None,
+        ),
     ],
 )
 def test_previous_denied_and_unstated_owners_are_refused(

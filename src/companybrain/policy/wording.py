@@ -42,6 +42,15 @@ _WANTED = re.compile(
     r"|requests to|requesting|(?:plan|plans|planned|planning|want|wants|wanted|would like"
     r"|intend|intends|hope|hopes) to)\b"
 )
+# In a sentence, these say that what it reports is not so: "Kofi says Lena owns the gateway,
+# which is wrong", "It is a myth that Lena owns the gateway".
+_DISPUTED = re.compile(
+    r"\b(?:which|that|this) (?:is|was|s) (?:(?:just|simply|completely|plain) )?(?:wrong"
+    r"|incorrect|not true|untrue|false|outdated|out of date|no longer true|not the case"
+    r"|a myth|a mistake)\b"
+    r"|\b(?:it is|it s|it was) (?:a myth|not true|untrue|false|wrong|incorrect) that\b"
+    r"|\b(?:myth|rumou?r|misconception) that\b"
+)
 # Straight after a person, the "s" of a possessive and a word: what is named is theirs (a
 # team, a successor, a deputy), not them. "Kofi's the owner" is "Kofi is": not read so.
 _WHOSE = re.compile(
@@ -136,6 +145,9 @@ def standing(quote: Template, owner: str) -> tuple[str, str] | None:
     me = marker(PERSON, owner)
     verdicts: list[tuple[str, str] | None] = []
     for sentence, asked in _sentences(quote):
+        if (disputed := _DISPUTED.search(sentence.text)) and me in sentence.tokens:
+            verdicts.append(("not_asserted", f"in what it disputes ({disputed.group()!r})"))
+            continue
         clauses = _clauses(sentence)
         for clause in clauses:
             for at, token in enumerate(clause):
