@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from companybrain.ask.agent import DEFAULT_MAX_STEPS
-from companybrain.ask.explain import motivations
+from companybrain.ask.explain import PATH_WORDS, motivations
 from companybrain.model.answer import Answer
 from companybrain.surfaces.cli.agent import run_agent_cli
 from companybrain.surfaces.cli.context import CliState, pass_state
@@ -131,7 +131,8 @@ def _result_lines(result: dict[str, object]) -> list[str]:
     if result.get("approval"):
         lines.append("approval authority: not recorded (ask the owners for review)")
     for e in result.get("experts", []) or []:  # type: ignore[attr-defined]
-        lines.append(f"{e['name']} ({e['id']}): score {e['score']} {e.get('paths', '')}")
+        how = ", ".join(PATH_WORDS[p].format(n=n) for p, n in (e.get("paths") or {}).items())
+        lines.append(f"{e['name']} ({e['id']}): score {e['score']}" + (f" ({how})" if how else ""))
     if "bus_factor" in result:
         lines.append(f"bus factor: {result['bus_factor']}")
     if result.get("warning"):
@@ -140,6 +141,30 @@ def _result_lines(result: dict[str, object]) -> list[str]:
         lines.append("chain, newest first: " + " <- ".join(result["chain"]))  # type: ignore[arg-type]
         each = [f"{', '.join(ms)} ({d})" for d, ms in motivations(result)]  # per decision
         lines.append("motivated by: " + ("; ".join(each) or "-"))
+    lines += _person_or_team_lines(result)
     for h in result.get("hits", []) or []:  # type: ignore[attr-defined]
         lines.append(f"{h['record']}: {h['title']} ... {h['snippet']} ...")
+    return lines
+
+
+def _person_or_team_lines(result: dict[str, object]) -> list[str]:
+    """What org.yaml says of a person or team, field by field (the JSON's `result`)."""
+    person, team = result.get("person"), result.get("team")
+    lines: list[str] = []
+    if isinstance(person, dict):
+        lines.append(f"person: {person.get('name')} ({person.get('id')})")
+        if isinstance(person.get("team"), dict):
+            lines.append(f"team: {person['team'].get('name')} ({person['team'].get('id')})")
+        if person.get("email"):
+            lines.append(f"email: {person['email']}")
+        if person.get("leads"):
+            lines.append("leads: " + ", ".join(map(str, person["leads"])))
+    if isinstance(team, dict):
+        lines.append(f"team: {team.get('name')} ({team.get('id')})")
+        if isinstance(team.get("lead"), dict):
+            lines.append(f"lead: {team['lead'].get('name')} ({team['lead'].get('id')})")
+        members = team.get("members") or []
+        lines.append(
+            "members: " + (", ".join(f"{m['name']} ({m['id']})" for m in members) or "none listed")
+        )
     return lines
