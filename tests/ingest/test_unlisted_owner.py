@@ -151,7 +151,7 @@ def test_a_newer_directory_row_saying_vacant_refuses_instead_of_naming_the_owner
     assert not report.warnings  # nothing to add to org.yaml
     answer = _ask(store, settings, "Who owns the Billing Gateway?")
     assert answer["refusal"]["code"] == "NO_CLAIM", answer
-    assert "dir-2 list(s) no owner" in answer["refusal"]["message"]
+    assert "dir-2 lists no owner" in answer["refusal"]["message"]
     assert [c["record"] for c in answer["citations"]] == ["dir-2"]
     assert [(o["record"], o["owner"]) for o in answer["outranked"]] == [("dir-1", "ana")]
     before = _ask(store, settings, "Who owned the Billing Gateway on 2026-10-01?")

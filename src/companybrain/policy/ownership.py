@@ -144,8 +144,9 @@ def unlisted(tier: Sequence[Evidence]) -> str | None:
 def vacant(tier: Sequence[Evidence]) -> str | None:
     if not tier or any(r.unlisted_owner != VACANT for r in tier):
         return None
-    records = " and ".join(sorted({r.label() for r in tier}))
-    return f"{records} list(s) no owner from {tier[0].effective_at}"
+    labels = sorted({r.label() for r in tier})
+    verb = "lists" if len(labels) == 1 else "list"
+    return f"{' and '.join(labels)} {verb} no owner from {tier[0].effective_at}"
 
 
 def conflict(tier: Sequence[Evidence]) -> str | None:
