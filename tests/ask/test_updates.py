@@ -11,10 +11,12 @@ from typing import Any
 
 from click.testing import Result
 
+from companybrain.ask.engine import ask
 from companybrain.brain import Brain
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import ask_q
+from companybrain.ingest.pipeline import ingest
 from tests.ask.conftest import DEMO, NOW
 from tests.ingest.corpus_builder import md
 
@@ -322,3 +324,32 @@ def test_a_struck_through_or_commented_out_owner_is_not_the_owner(
         answer = ask_json(run_cli, "Who owns the feature flag service?")
         assert answer["status"] == "refused", (text, answer)
         assert answer["refusal"]["code"] == "NO_CLAIM" and _vacant_row_only(answer)
+
+
+def test_a_record_telling_ownership_moved_and_came_back_names_the_last_owner(
+    demo_copy: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """The demo's billing gateway is Kofi's (CC-1047). A later change control telling of a
+    round trip ("moved to Lena and back to Kofi") named Lena, the one it moved on from, as
+    the owner, citing that very sentence; "from Kofi to Lena and back to Kofi" was a
+    CONFLICT of the record with itself. The last one named owns it; the one before is a
+    previous owner."""
+    stories = [  # (record, sentence, owner, the record the answer cites)
+        ("CC-2001", "Ownership of the billing gateway moved to Lena and back to Kofi.", "kofi",
+         "CC-2001"),
+        ("CC-2002", "Ownership of the billing gateway moved from Kofi to Lena and back to Kofi.",
+         "kofi", "CC-2002"),
+        ("CC-2003", "Lena took over the billing gateway from Kofi, and Kofi took it back.",
+         "kofi", "CC-2002"),
+        ("CC-2004", "Ownership of the billing gateway transfers to Lena, then to Darius.",
+         "darius", "CC-2004"),
+    ]  # fmt: skip
+    for day, (rid, sentence, owner, cited) in enumerate(stories, start=16):
+        front = {"id": rid, "kind": "change_control", "at": f"2026-10-{day}T09:00:00Z"}
+        path = tmp_path / f"{rid}.md"
+        path.write_text(md(front, sentence))
+        ingest(demo_copy, path, settings)
+        answer = ask(demo_copy, settings, "Who owns the billing gateway?", now=NOW)
+        assert answer.refusal is None, (rid, answer.refusal)
+        assert answer.result is not None and answer.result["owner"]["id"] == owner, rid
+        assert [c.record for c in answer.citations] == [cited], rid

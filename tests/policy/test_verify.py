@@ -466,6 +466,37 @@ def test_each_ownership_check_refuses_with_a_reason(
             "ben",
             None,
         ),
+        # a round trip: the one it moved on from is a previous owner, the last one owns it
+        (
+            "Ownership of the billing gateway moved from Aria to Ben and back to Aria.",
+            "Ownership of the billing gateway moved from Aria to Ben and back to Aria.",
+            "ben",
+            "previous_owner",
+        ),
+        (
+            "Ownership of the billing gateway moved from Aria to Ben and back to Aria.",
+            "Ownership of the billing gateway moved from Aria to Ben and back to Aria.",
+            "aria",
+            None,
+        ),
+        (
+            "Ben took over the billing gateway from Aria, and Aria took it back in June.",
+            "Ben took over the billing gateway from Aria, and Aria took it back in June.",
+            "ben",
+            "previous_owner",
+        ),
+        (  # another service moves on, not this one
+            "Ownership of the billing gateway transfers to Ben and the ledger service to Cora.",
+            "Ownership of the billing gateway transfers to Ben and the ledger service to Cora.",
+            "ben",
+            None,
+        ),
+        (
+            "Ben owns the billing gateway and reports to Cora.",
+            "Ben owns the billing gateway and reports to Cora.",
+            "ben",
+            None,
+        ),
     ],
 )
 def test_previous_denied_and_unstated_owners_are_refused(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from companybrain.policy.mentions import PERSON, Template, marker
+from companybrain.policy.mentions import CLAUSE_END, PERSON, Template, marker
 
 # Words that state ownership, or a change of it, somewhere in a sentence.
 _CUE = re.compile(
@@ -80,6 +80,21 @@ _GIVES = re.compile(
     r"\b(?:hand|hands|handed|handing|transfer|transfers|transferred|passes"
     r"|passing|passed|gives|giving|gave|reassigns|reassigned)\b"
 )
+# After a person, in the rest of the sentence and before any service is named, these hand
+# what they were given on to someone else: "moved from Lena to Kofi and back to Lena",
+# "transfers to Ben, then to Cora", "Ben took it over, and Aria took it back". The one it
+# moved on from is a previous owner; the last one named owns it.
+_ON_TO = (
+    r"(?:back|then|later|afterwards|subsequently|thereafter|returned|returns|reverted"
+    r"|reverts)(?: (?:back|over|on|again|then|later|it|ownership|was|is|has|been|moved|moves"
+    r"|went|goes|passed|passes|handed|transferred|transfers|returned|reverted))*? to"
+    r" <p:(?P<next>[a-z0-9._-]+)>"
+)
+_TAKEN_BACK = (
+    r"<p:(?P<taker>[a-z0-9._-]+)> (?:(?!<)\S+ ){0,2}?(?:took|takes|take|taken|taking|got"
+    r"|gets|get|getting|gotten) (?:(?:it|them|ownership|that|this) )?back\b"
+)
+_HANDED_ON = re.compile(rf"\b{_ON_TO}|{_TAKEN_BACK}")
 # Straight after a person, a simple past "owned" is history ("Greta owned the event bus").
 _OWNED_THEN = re.compile(r"^(?:(?:also|once|originally|briefly) )?owned\b")
 _SPLIT_WORDS = {"and", "but", "while", "whereas", "although", "though", "so", "then", "until"}
@@ -149,16 +164,20 @@ def standing(quote: Template, owner: str) -> tuple[str, str] | None:
             verdicts.append(("not_asserted", f"in what it disputes ({disputed.group()!r})"))
             continue
         clauses = _clauses(sentence)
+        # where each mention stands in the whole sentence (clauses keep the tokens' order)
+        places = iter(i for i, token in enumerate(sentence.tokens) if token == me)
+        service = next((t for t in sentence.tokens if t.startswith("<s:")), None)
         for clause in clauses:
             for at, token in enumerate(clause):
                 if token != me:
                     continue
+                rest = sentence.tokens[next(places) + 1 :]
                 # "Does Kofi own it?", "Hi, is Kofi the owner?", "Who owns it, Kofi?"
                 asking = next((c[0] for c in (clause, clauses[0]) if c[0] in _ASKING), None)
                 if asked and asking:
                     verdicts.append(("not_asserted", f"in a question ({asking!r} ... '?')"))
                 else:
-                    verdicts.append(_mention(clause, at))
+                    verdicts.append(_mention(clause, at) or _handed_on(rest, owner, service))
     if not verdicts or any(v is None for v in verdicts):
         return None
     return next(v for v in verdicts if v is not None)
@@ -216,6 +235,20 @@ def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
         return "not_asserted", f"in a condition ({m.group()!r})"
     if m := _SUPPOSED.search(scope):
         return "not_asserted", f"in a supposition ({m.group()!r})"
+    return None
+
+
+def _handed_on(rest: tuple[str, ...], owner: str, service: str | None) -> tuple[str, str] | None:
+    """Does the rest of the sentence after a mention of `owner` hand what it is about
+    (`service`, the first one the sentence names) on to someone else ("to Kofi and back to
+    Lena", "Kofi took over the gateway, and Lena took it back")?"""
+    text = " ".join(t for t in rest if t not in CLAUSE_END)
+    for m in _HANDED_ON.finditer(text):
+        if any(s != service for s in re.findall(r"<s:[^>]+>", text[: m.end()])):
+            return None  # "to Kofi and the ledger to Lena": another service's move
+        if (m.group("next") or m.group("taker")) != owner:
+            words = re.sub(r"<p:([^>]+)>", r"\1", m.group())
+            return "previous_owner", f"as someone it moved on from ({words!r})"
     return None
 
 

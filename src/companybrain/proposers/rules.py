@@ -61,6 +61,9 @@ _CURRENT = [
     rf"{_SL} (?:s )?{_ROLE} {_IS} {_ADV}{_P}",
     # "ownership of the audit log pipeline transfers from Viktor Sokolov to Amara Nwosu"
     rf"(?:{_ART}ownership of )?{_ART}{_SL} (?:ownership )?{_AUX}{_MOVES}(?: over)?{_FROM} to {_P}",
+    # "... moved to Kofi and back to Lena", "transfers to Ben, then to Cora": the last one
+    rf"(?:{_ART}ownership of )?{_ART}{_SL} (?:ownership )?{_AUX}{_MOVES}"
+    rf" (?:(?!<s:)\S+ ){{0,8}}?(?:back|then|later)(?: (?:back|over|on))? to {_P}",
     # "transfers Y from A to B", "I'm handing the build farm over to Tomas"
     rf"{_GIVE} (?:over )?(?:ownership of )?{_ART}{_SL}(?: ownership)?(?: over)?{_FROM} to {_P}",
     rf"handover of {_ART}{_SL}{_FROM} to {_P}",
