@@ -62,6 +62,24 @@ def test_who_does_not_know_a_subject_is_refused(demo: Store, demo_settings: Sett
     assert owner["result"]["owner"]["id"] == "kofi"
 
 
+def test_who_knows_setting_someone_aside_is_refused(demo: Store, demo_settings: Settings) -> None:
+    """ "Who knows the ledger service besides Darius?" answered Darius first, with his
+    records: the one the asker had set aside, cited as the expert."""
+    for question, words in (
+        ("Who knows the ledger service besides Darius?", "besides Darius"),
+        ("Other than Darius, who knows the ledger service?", "Other than Darius"),
+        ("Who knows ledger-svc except for Darius Karimi?", "except for Darius Karimi"),
+        ("Apart from Darius and Rafael, who is an expert on the ledger service?", "Apart from"),
+        ("Who else knows the ledger service?", "Who else"),
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["result"] is None, (question, a["result"])
+        assert a["refusal"]["code"] == "OUT_OF_SCOPE" and a["citations"] == [], question
+        assert f'"{words}' in a["refusal"]["message"], a["refusal"]["message"]
+    plain = q(demo, demo_settings, "Who knows the ledger service? Darius is away.")
+    assert plain["result"]["experts"][0]["id"] == "darius"
+
+
 def test_who_knows_counts_only_records_the_asker_may_see(
     demo: Store, demo_settings: Settings
 ) -> None:

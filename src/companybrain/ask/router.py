@@ -269,6 +269,36 @@ def not_knowing(question: str, names: NameSet | Iterable[str] = ()) -> str | Non
     return _words(question, _NOT_KNOWING.search(text))
 
 
+# "Who knows the ledger service besides Darius?": answered, the experts were listed with
+# Darius first, the one the asker set aside.
+_OTHER_EXPERT = re.compile(
+    r"\b(?:besides|beside|other\s+than|apart\s+from|aside\s+from|except|excluding"
+    r"|not\s+counting|who\s+else|anyone\s+else|anybody\s+else|someone\s+else|somebody\s+else)\b",
+    re.I,
+)
+
+
+def other_than_expert(question: str, names: NameSet | Iterable[str] = ()) -> str | None:
+    """The words by which an expertise question sets someone aside ("besides Darius",
+    "who else"), else None."""
+    text = plain(question, names)
+    if question_type(text) != "who_knows" or not (m := _OTHER_EXPERT.search(text)):
+        return None
+    # with whom it sets aside, as the question wrote it ("besides Darius", "except for D.")
+    whom = re.match(r"(?:[ \t]+(?:for[ \t]+)?[\w.'’-]+){0,3}", question[m.end() :])
+    end = m.end() + (whom.end() if whom and not m.group().lower().endswith("else") else 0)
+    return re.sub(r"\s+(?:and|or)$", "", " ".join(question[m.start() : end].split()))
+
+
+def other_expert_refusal(words: str) -> Refusal:
+    return Refusal(
+        RefusalCode.OUT_OF_SCOPE,
+        f'the question asks "{words}": the records rank everyone who knows a subject, and '
+        "an answer lists them all. Ask who knows it; the answer ranks each person with what "
+        "they did on it",
+    )
+
+
 def not_knowing_refusal(words: str) -> Refusal:
     return Refusal(
         RefusalCode.OUT_OF_SCOPE,
@@ -380,6 +410,8 @@ def asks_beyond_its_type(question: str, catalog: Catalog) -> Refusal | None:
         return about_the_owner_refusal(words)
     if words := not_knowing(question, names):
         return not_knowing_refusal(words)
+    if words := other_than_expert(question, names):
+        return other_expert_refusal(words)
     return None
 
 
