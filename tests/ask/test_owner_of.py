@@ -108,6 +108,27 @@ def test_no_claim_and_not_in_graph(demo: Store, demo_settings: Settings) -> None
     zeus = q(demo, demo_settings, "Who owns Project Zeus?")
     assert zeus["refusal"]["code"] == "NOT_IN_GRAPH" and zeus["subject"] is None
     assert "Project Zeus" in zeus["refusal"]["message"]
+    assert "close to" not in zeus["refusal"]["message"]  # like no name the graph knows
+
+
+def test_a_name_nearly_right_is_suggested_never_answered(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """A plural or a typo ("billing gateways", "biling gateway") was refused NOT_IN_GRAPH
+    with nothing said about the name meant. The refusal now names it, to ask again with;
+    no answer is given for a guessed name."""
+    for question, said, meant in (
+        ("Who owns the billing gateways?", "billing gateways", "Billing Gateway"),
+        ("Who owns the biling gateway?", "biling gateway", "Billing Gateway"),
+        ("Who knows the edge proxies?", "edge proxies", "Edge Proxy"),
+        ("Who owns the data wharehouse?", "data wharehouse", "Data Warehouse"),
+        ("Who is Darious Karimi?", "darious karimi", "Darius Karimi"),
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "refused" and a["result"] is None, (question, a["result"])
+        assert a["refusal"]["code"] == "NOT_IN_GRAPH" and a["subject"] is None, question
+        assert a["citations"] == [] and a["outranked"] == [], question
+        assert f'"{said}" is close to {meant}' in a["refusal"]["message"], a["refusal"]
 
 
 def test_a_vague_date_is_refused_never_answered_as_of_now(

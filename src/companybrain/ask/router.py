@@ -24,7 +24,7 @@ from companybrain.config import Settings
 from companybrain.errors import ModelError
 from companybrain.llm.client import ModelClient, function_tool
 from companybrain.model.answer import Refusal, RefusalCode
-from companybrain.policy.text import NameSet, fold_name, names_in, straight_quotes
+from companybrain.policy.text import NameSet, fold_name, names_in, near_names, straight_quotes
 
 TOOLS = ("owner_of", "who_knows", "trace_decision", "person_or_team", "search_records")
 SUBJECT_TYPES: dict[str, tuple[str, ...]] = {
@@ -519,18 +519,22 @@ def _route_named(tool: str, question: str, catalog: Catalog) -> Route:
         preferred = [m for m in mentions if m.entity.type == types[0]] or mentions
     distinct = list(dict.fromkeys(m.entity for m in preferred))
     if not distinct:
+        near = near_names(question, ((e.name, n) for e in catalog.of(*types) for n in e.names))
         others = catalog.mentions(question, PERSON, TEAM, DECISION)
         if types == (SERVICE, PROJECT) and (named := others):
             # "What does Kofi own?", "Who owns ADR-009?": it names something the graph
             # knows, in a question no type answers (saying it names nothing known is false)
             labels = [m.entity.id if m.entity.type == DECISION else m.entity.name for m in named]
             who = " and ".join(dict.fromkeys(labels))
-            return Route(tool, sign_off=sign_off, refusal=person_not_subject(who, tool))
+            refusal = person_not_subject(who, tool)
+            if near:  # "Who owns the data wharehouse?" names the Data team, nearly a service
+                refusal = not_in_graph(question, tool, near)
+            return Route(tool, sign_off=sign_off, refusal=refusal)
         if types == (PERSON, TEAM) and (named := catalog.mentions(question, SERVICE, PROJECT)):
             # "Who is the tech lead for the billing gateway?": a service, not a person
             what = " and ".join(dict.fromkeys(m.entity.name for m in named))
             return Route(tool, refusal=subject_not_person(what))
-        return Route(tool, sign_off=sign_off, refusal=not_in_graph(question, tool))
+        return Route(tool, sign_off=sign_off, refusal=not_in_graph(question, tool, near))
     if len(distinct) > 1:
         names = " and ".join(e.name for e in distinct)
         return Route(
@@ -589,7 +593,9 @@ def subject_not_person(what: str) -> Refusal:
     )
 
 
-def not_in_graph(question: str, tool: str) -> Refusal:
+def not_in_graph(question: str, tool: str, near: Iterable[tuple[str, str]] = ()) -> Refusal:
+    """`near`: (phrase of the question, name) for names it nearly uses, suggested to ask
+    again with; the question is never answered for one of them."""
     what = {
         "owner_of": "service or project",
         "who_knows": "service or project",
@@ -598,9 +604,13 @@ def not_in_graph(question: str, tool: str) -> Refusal:
     }.get(tool, "subject")
     phrase = _unknown_phrase(question)
     named = f' ("{phrase}")' if phrase else ""
+    close = "; ".join(f'"{said}" is close to {name}' for said, name in near)
+    hint = (
+        f". {close[0].upper()}{close[1:]}: ask again with that name if you mean it" if close else ""
+    )
     return Refusal(
         RefusalCode.NOT_IN_GRAPH,
-        f"the question names no {what} the graph knows{named}",
+        f"the question names no {what} the graph knows{named}{hint}",
     )
 
 

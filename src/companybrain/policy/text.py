@@ -3,6 +3,7 @@ space, curly quotes and Unicode dashes; names are matched ignoring punctuation t
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -113,6 +114,57 @@ def find_name(text: str, names: tuple[str, ...] | list[str]) -> int:
     found = [haystack.find(f" {n} ") for n in (fold_name(x) for x in names) if n]
     hits = [i for i in found if i >= 0]
     return min(hits) if hits else -1
+
+
+NEAR_RATIO = 0.85  # how alike a phrase of a question and a name must be to suggest it
+_NEAR_MIN_CHARS = 5  # shorter names ("idp", "dwh") are like too many words
+_NEAR_MAX_WORDS = 40  # of a question read for them: the work grows with words times names
+
+
+def near_names(
+    text: str, names: Iterable[tuple[str, str]], limit: int = 3
+) -> list[tuple[str, str]]:
+    """(phrase of `text`, label) for the names that `text` nearly uses: a phrase of as many
+    words as a name, spelt alike ("billing gateways", "biling gateway" for "billing
+    gateway"), best first, one phrase per label. `names`: (label, name) pairs. Only to
+    suggest a name in a refusal: nothing is ever answered for a name guessed so."""
+    words = name_words(text)[:_NEAR_MAX_WORDS]
+    best: dict[str, tuple[float, str]] = {}
+    for label, name in names:
+        parts = name_words(name)
+        wanted, size = " ".join(parts), len(parts)
+        if len(wanted) < _NEAR_MIN_CHARS or size > len(words):
+            continue
+        matcher = difflib.SequenceMatcher(None, b=wanted, autojunk=False)
+        for at in range(len(words) - size + 1):
+            phrase = " ".join(words[at : at + size])
+            if phrase == wanted:
+                continue
+            if all(w in _singulars(p) for p, w in zip(words[at : at + size], parts, strict=True)):
+                ratio = 0.99  # a plural of it: "billing gateways", "event busses"
+            elif abs(len(phrase) - len(wanted)) > len(wanted) // 4:
+                continue
+            else:
+                matcher.set_seq1(phrase)
+                if matcher.real_quick_ratio() < NEAR_RATIO or matcher.quick_ratio() < NEAR_RATIO:
+                    continue
+                ratio = matcher.ratio()
+            if ratio >= NEAR_RATIO and ratio > best.get(label, (0.0, ""))[0]:
+                best[label] = (ratio, phrase)
+    ranked = sorted(best.items(), key=lambda item: (-item[1][0], item[0]))
+    return [(phrase, label) for label, (_, phrase) in ranked[:limit]]
+
+
+def _singulars(word: str) -> set[str]:
+    """`word` and what it may be the plural of ("proxies": proxy, "busses": bus)."""
+    found = {word}
+    if word.endswith("s"):
+        found |= {word[:-1], word[:-2]}
+        if word.endswith("ies"):
+            found.add(word[:-3] + "y")
+        if word.endswith("sses"):
+            found.add(word[:-3])
+    return found
 
 
 _FIRST_WORD = re.compile(r"\w+")
