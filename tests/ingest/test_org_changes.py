@@ -101,6 +101,27 @@ def test_an_owner_who_left_is_still_the_owner_the_records_name(
     assert "Note:" not in answer.explanation
 
 
+def test_the_note_on_an_owner_who_left_says_nothing_the_records_deny(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Ana left; asked about 1 October, the directory names her. The note said "and no
+    later record names another owner", while CC-1 hands the gateway to Bo a fortnight
+    later (and a chat names her too, outranked): the user was told no successor was
+    recorded."""
+    files = {"dir.md": DIRECTORY, "cc.md": BILLING_TRANSFER}
+    corpus = write_corpus(tmp_path / "c", files, jsonl=[CHAT], org=ORG)
+    ingest(store, corpus, settings)
+    write_corpus(tmp_path / "c", files, jsonl=[CHAT], org=_without("ana"))
+    ingest(store, corpus, settings)
+    answer = ask(store, settings, "Who owned the billing gateway on 2026-10-01?", now=NOW)
+    assert answer.result == {"owner": {"id": "ana", "name": "Ana Ruiz"}}
+    assert [c.record for c in answer.citations] == ["dir-1"]
+    assert "Note: Ana Ruiz is no longer in the organisation" in answer.explanation
+    assert "no later record" not in answer.explanation, answer.explanation
+    later = ask(store, settings, "Who owns the billing gateway?", now=NOW)
+    assert later.result == {"owner": {"id": "bo", "name": "Bo Lind"}}
+
+
 def test_records_by_someone_who_left_stay_and_they_are_no_one_to_ask(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:

@@ -260,9 +260,12 @@ def departed_note(answer: Answer, catalog: Catalog) -> str:
     gone = sorted({o["name"] for o in owners if o and catalog.get(o["id"], PERSON) is None})
     if not gone:
         return ""
+    # (not "no later record names another owner": asked about a past day, a later record
+    # may well name one, and an outranked one may name someone else on that day)
     return (
         f"Note: {', '.join(gone)} {'is' if len(gone) == 1 else 'are'} no longer in the "
-        "organisation (org.yaml), and no later record names another owner."
+        "organisation (org.yaml): the owner the records give for that time, not someone "
+        "to ask now."
     )
 
 
