@@ -36,7 +36,7 @@ from companybrain.policy.time import (
     parse_question_time,
 )
 
-RepoRouter = Callable[[str, Store, datetime], "Answer | None"]
+RepoRouter = Callable[..., "Answer | None"]
 
 # Questions about code go to the repository tools when the graph holds a repository.
 _CODE = re.compile(
@@ -123,12 +123,15 @@ def ask(
 
     # A question about code goes to the repository tools first; their refusal stands only
     # if the company question types cannot answer it either.
-    code_answer = _ask_repository(store, question, clock) if _CODE.search(question) else None
+    dated = (as_of, catalog.timezone, as_of_field)
+    code_answer = _ask_repository(store, question, clock, dated) if _CODE.search(question) else None
     if code_answer is not None and code_answer.status == "answered":
         return code_answer
     route = router.route(question, catalog)
+    if code_answer is not None and _repository_decision(route):
+        return code_answer  # read from its log, with its history: that refusal stands
     if code_answer is None and _repository_may_know(route):
-        repo_answer = _ask_repository(store, question, clock)
+        repo_answer = _ask_repository(store, question, clock, dated)
         if repo_answer is not None:
             return repo_answer
     answer = _company_answer(
@@ -219,6 +222,11 @@ def _repository_may_know(route: Route) -> bool:
     states (a decision from a repository's log): the repository tools may answer it."""
     if route.refusal is not None:
         return route.tool in (None, "trace_decision")
+    return _repository_decision(route)
+
+
+def _repository_decision(route: Route) -> bool:
+    """The route is a decision no company record states: one of a repository's log."""
     subject = route.subject
     return (
         route.tool == "trace_decision" and subject is not None and not subject.extra.get("record")
@@ -237,8 +245,12 @@ def _repository_router() -> RepoRouter | None:
     return None
 
 
-def _ask_repository(store: Store, question: str, clock: datetime) -> Answer | None:
+def _ask_repository(
+    store: Store, question: str, clock: datetime, dated: tuple[str | None, str, str]
+) -> Answer | None:
+    """`dated`: --as-of (or None), the company's time zone and what the caller calls as-of."""
     route = _repository_router()
     if route is None or not ask_q.has_repository_data(store):
         return None
-    return route(question, store, clock)
+    as_of, tz, field = dated
+    return route(question, store, clock, as_of=as_of, tz=tz, as_of_field=field)

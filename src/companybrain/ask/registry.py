@@ -16,9 +16,11 @@ import jsonschema
 
 from companybrain.ask import engine, explain, tools
 from companybrain.ask.catalog import DECISION, Catalog, Entity, load_catalog
+from companybrain.ask.repo import answers as repo_answers
 from companybrain.ask.repo import history_tools, told
 from companybrain.ask.repo import review as repo_review
 from companybrain.ask.repo import tools as repo_tools
+from companybrain.ask.repo.then import Then, stood
 from companybrain.ask.router import MIN_DECISION_OVERLAP, Route
 from companybrain.config import Settings
 from companybrain.errors import InputError, StoreError
@@ -242,24 +244,50 @@ def _search_records(ctx: ToolContext, args: dict[str, Any]) -> Answer:
     return explain.explain(tools.search_records(actx, query), catalog, None)
 
 
+def _then(ctx: ToolContext, tool: str) -> tuple[datetime | None, Then | None] | Answer:
+    """The day code read from the agent's question: the decision log then (from git), or
+    why it cannot be read. Without one (an MCP call), today's."""
+    when = ctx.time
+    if when is None or when.phrase is None:
+        return ctx.now, None
+    then = stood(ctx.store, when)
+    if isinstance(then, str):
+        return repo_answers.not_recorded(f"{tool} on {when.phrase}", tool, None, when.as_of, then)
+    return when.as_of, then
+
+
 def _why(ctx: ToolContext, args: dict[str, Any]) -> Answer:
-    return repo_tools.why(ctx.store, str(args["subject"]), now=ctx.now)
+    dated = _then(ctx, "why")
+    if isinstance(dated, Answer):
+        return dated
+    return repo_tools.why(ctx.store, str(args["subject"]), now=dated[0], then=dated[1])
 
 
 def _what_breaks(ctx: ToolContext, args: dict[str, Any]) -> Answer:
-    return repo_tools.what_breaks(ctx.store, str(args["path"]), now=ctx.now)
+    dated = _then(ctx, "what_breaks")
+    if isinstance(dated, Answer):
+        return dated
+    return repo_tools.what_breaks(ctx.store, str(args["path"]), now=dated[0], then=dated[1])
 
 
 def _disproven(ctx: ToolContext, args: dict[str, Any]) -> Answer:
-    return repo_tools.disproven(ctx.store, str(args.get("topic") or ""), now=ctx.now)
+    dated = _then(ctx, "disproven")
+    if isinstance(dated, Answer):
+        return dated
+    topic = str(args.get("topic") or "")
+    return repo_tools.disproven(ctx.store, topic, now=dated[0], then=dated[1])
 
 
 def _trace(ctx: ToolContext, args: dict[str, Any]) -> Answer:
-    return history_tools.trace(ctx.store, str(args["decision"]), now=ctx.now)
+    dated = _then(ctx, "trace")
+    if isinstance(dated, Answer):
+        return dated
+    return history_tools.trace(ctx.store, str(args["decision"]), now=dated[0], then=dated[1])
 
 
 def _origin(ctx: ToolContext, args: dict[str, Any]) -> Answer:
-    return history_tools.origin(ctx.store, str(args["subject"]), now=ctx.now)
+    until = ctx.time.as_of if ctx.time and ctx.time.phrase else None
+    return history_tools.origin(ctx.store, str(args["subject"]), now=until or ctx.now, until=until)
 
 
 def _told(ctx: ToolContext, args: dict[str, Any]) -> Answer:

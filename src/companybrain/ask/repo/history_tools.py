@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING, Any
 from companybrain.ask.repo import answers
 from companybrain.ask.repo.answers import Row
 from companybrain.ask.repo.subjects import find_decisions, resolve_decision, resolve_path
+from companybrain.ask.repo.then import Then
 from companybrain.graph.queries import repo_read
 from companybrain.model.answer import Answer
+from companybrain.policy.time import format_instant
 
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
@@ -54,18 +56,36 @@ def supersession_chain(decision_id: str, edges: list[Row], by_id: dict[str, Row]
 
 
 def trace(
-    store: Store, decision: str, *, question: str | None = None, now: datetime | None = None
+    store: Store,
+    decision: str,
+    *,
+    question: str | None = None,
+    now: datetime | None = None,
+    then: Then | None = None,
 ) -> Answer:
-    """What replaced what: the supersession chain through a decision, newest first."""
+    """What replaced what: the supersession chain through a decision, newest first (with
+    `then`, as the decision log said on the day the question names)."""
     q = question or f"What replaced {decision}?"
+    now = then.as_of if then else now
+    on = f" {then.words}" if then else ""
+    rows = then.rows(store) if then else repo_read.decisions(store)
     row = resolve_decision(store, decision)
+    if row is not None and then is not None:
+        if row["id"] not in then.entries:
+            return answers.not_recorded(
+                q, "trace", _decision_subject(row), now,
+                f"{row['id']} was not in the decision log{on}",
+            )  # fmt: skip
+        row = then.row(row["id"], row)
     if row is None:
-        found = find_decisions(store, decision, limit=2)
+        found = find_decisions(store, decision, limit=2, rows=rows)
         if not found:
-            return answers.not_in_graph(q, "trace", f"no decision record matches “{decision}”", now)
+            return answers.not_in_graph(
+                q, "trace", f"no decision record matches “{decision}”{on}", now
+            )
         row = found[0].row
-    by_id = {r["id"]: r for r in repo_read.decisions(store)}
-    edges = repo_read.supersessions(store)
+    by_id = {r["id"]: r for r in rows}
+    edges = then.edges if then else repo_read.supersessions(store)
     chain = supersession_chain(row["id"], edges, by_id)
     citations = [answers.cite_line(row)]
     for newer_id, older_id in itertools.pairwise(chain):
@@ -76,9 +96,9 @@ def trace(
         elif edge and edge.get("quote") and holder:
             citations.append(answers.cite_quote(holder, edge["quote"]))
     if len(chain) == 1:
-        text = f"Nothing recorded supersedes {row['id']}, and it supersedes nothing."
+        text = f"Nothing recorded{on} supersedes {row['id']}, and it supersedes nothing."
     else:
-        text = "Newest first: " + " ← ".join(chain) + "."
+        text = f"Newest first{on}: " + " ← ".join(chain) + "."
         if by_id.get(chain[0], {}).get("present") is False:
             text += f" The newest, {chain[0]}, was removed from the repository: none is in force."
         else:
@@ -105,14 +125,34 @@ def _commit_result(c: Row, co: list[Row]) -> dict[str, Any]:
     }
 
 
+def _landed_by(c: Row, until: datetime | None) -> bool:
+    """Whether commit `c` had landed by `until` (None: by now)."""
+    if until is None:
+        return True
+    landed = c.get("landed_ms")
+    return landed is not None and landed <= int(until.timestamp() * 1000)
+
+
 def origin(
-    store: Store, subject: str, *, question: str | None = None, now: datetime | None = None
+    store: Store,
+    subject: str,
+    *,
+    question: str | None = None,
+    now: datetime | None = None,
+    until: datetime | None = None,
 ) -> Answer:
-    """The commit and author that introduced a file or recorded a decision."""
+    """The commit and author that introduced a file or recorded a decision; with `until`
+    (the day a question names), only what had landed by then counts."""
     q = question or f"Where did {subject} come from?"
+    now = until or now
+    day = f" by {format_instant(until)}" if until else ""
     row = resolve_decision(store, subject)
     if row:
         c = repo_read.commit(store, row["commit"]) if row.get("commit") else None
+        if c is not None and not _landed_by(c, until):
+            return answers.not_recorded(
+                q, "origin", _decision_subject(row), now, f"{row['id']} was not recorded{day}"
+            )
         if c is None:
             return answers.not_recorded(
                 q,
@@ -140,11 +180,12 @@ def origin(
         return answers.not_in_graph(
             q, "origin", f"{subject} is not a file or decision in the history", now
         )
-    adds = repo_read.first_adds(store, list(ps.paths))
+    adds = [a for a in repo_read.first_adds(store, list(ps.paths)) if _landed_by(a, until)]
     if not adds:
         return answers.not_recorded(
-            q, "origin", ps.as_subject(), now, f"the history holds no commit that added {ps.asked}"
-        )
+            q, "origin", ps.as_subject(), now,
+            f"the history holds no commit that added {ps.asked}{day}",
+        )  # fmt: skip
     c = adds[0]
     if c["commit"] in repo_read.shallow_boundary(store):
         return answers.not_recorded(
@@ -157,7 +198,7 @@ def origin(
     if c["file"] != ps.asked:
         text += f"; it was later renamed to {ps.asked}"
     gone = repo_read.last_delete(store, ps.asked) if ps.kind == "file" else None
-    if gone and not _re_added_after(adds, gone):
+    if gone and not _re_added_after(adds, gone) and _landed_by(gone, until):
         text += f"; it was deleted in {gone['commit'][:12]}"
         result["deleted_in"] = gone["commit"]
     return answers.answered(

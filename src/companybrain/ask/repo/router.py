@@ -16,11 +16,12 @@ from companybrain.ask.repo.subjects import (
     resolve_decision,
     resolve_path,
 )
+from companybrain.ask.repo.then import Then, stood
 from companybrain.ask.repo.topic import stem, terms
-from companybrain.errors import BrainError
+from companybrain.errors import BrainError, InputError
 from companybrain.graph.queries import repo_read
-from companybrain.model.answer import Answer
-from companybrain.policy.time import VagueDate, parse_question_time
+from companybrain.model.answer import Answer, RefusalCode
+from companybrain.policy.time import QuestionTime, VagueDate, parse_as_of, parse_question_time
 from companybrain.repo.instructions import is_instruction_file
 
 if TYPE_CHECKING:
@@ -143,18 +144,78 @@ def _topic_of(question: str) -> str:
     return _LEAD.sub("", question).strip().rstrip("?.! ").strip() or question
 
 
-def route_repo_question(question: str, store: Store, now: datetime) -> Answer | None:
+def route_repo_question(
+    question: str,
+    store: Store,
+    now: datetime,
+    as_of: str | None = None,
+    tz: str = "UTC",
+    as_of_field: str = "--as-of",
+) -> Answer | None:
     """The answer of the repository tool this question asks for, or None when it is not a
-    repository question (or no repository is ingested into this graph)."""
+    repository question (or no repository is ingested into this graph). `as_of` (a day or
+    an instant) overrides a date in the question, as for the company tools."""
     if not repo_read.has_repository(store):
         return None
+    fixed: QuestionTime | None = None
+    if as_of is not None:
+        reading = parse_as_of(as_of, now, tz)
+        if isinstance(reading, VagueDate):
+            raise InputError(reading.given_as(as_of_field))
+        fixed = reading
     try:
-        return _route(question, store, now)
+        return _route(question, store, now, _Time(fixed, tz))
     except BrainError as exc:  # e.g. a review of a revision git does not know
         return answers.not_in_graph(question, None, str(exc), now)
 
 
-def _route(question: str, store: Store, now: datetime) -> Answer | None:
+_QUOTED = re.compile(r"`[^`]+`|\"[^\"]+\"|“[^”]+”")
+
+
+class _Time:
+    """The day a question to why, what_breaks, disproven, who_knows, trace or origin is
+    about: `--as-of`, else its own date text, read as `brain ask` reads it for the company
+    tools. Paths, decision ids and quoted names are set aside first: a heading such as
+    `DECISIONS.md#2025-03-01: Batch writes` holds a date that is not the question's."""
+
+    def __init__(self, fixed: QuestionTime | None, tz: str) -> None:
+        self.fixed, self.tz = fixed, tz
+
+    def read(self, question: str, now: datetime) -> QuestionTime | VagueDate:
+        if self.fixed is not None:
+            return self.fixed
+        names = [m.group(0) for m in _QUOTED.finditer(question)]
+        names += [t for t in _TOKEN.findall(question) if "#" in t or looks_like_path(t)]
+        return parse_question_time(question, now, self.tz, names=names)
+
+
+def _undated(question: str, when: QuestionTime) -> str:
+    """The question without its date ("... as of 2025-03-01?"): not words of a topic."""
+    if not when.phrase:
+        return question
+    pattern = rf"(?:\s*,?\s*\b(?:as\s+of|as\s+at|on|at)\b)?\s*{re.escape(when.phrase)}"
+    return re.sub(pattern, " ", question, count=1, flags=re.I)
+
+
+def _dated(
+    q: str, store: Store, now: datetime, clock: _Time, tool: str
+) -> tuple[QuestionTime, Then | None] | Answer:
+    """The question's time and, for a past day, the decision log then; or the refusal.
+    A day on or after the last commit read is answered from the graph, dated that day."""
+    when = clock.read(q, now)
+    if isinstance(when, VagueDate):
+        return Answer.refused(
+            q, RefusalCode.VAGUE_DATE, when.message, tool=tool, as_of=answers.as_of_text(now)
+        )
+    if tool in {"who_knows", "origin"}:
+        return when, None
+    then = stood(store, when, clock.tz)
+    if isinstance(then, str):
+        return answers.not_recorded(q, tool, None, when.as_of, then)
+    return when, then
+
+
+def _route(question: str, store: Store, now: datetime, clock: _Time) -> Answer | None:
     q = question
     m = _REVIEW.match(q)
     if m:
@@ -189,32 +250,60 @@ def _route(question: str, store: Store, now: datetime) -> Answer | None:
             return answers.not_in_graph(
                 q, "who_knows", "the question names no file or folder the history knows", now
             )
-        return tools.who_knows(store, path, question=q, now=now)
+        dated = _dated(q, store, now, clock, "who_knows")
+        if isinstance(dated, Answer):
+            return dated
+        until = dated[0].as_of_ms if dated[0].phrase else None
+        return tools.who_knows(store, path, question=q, now=dated[0].as_of, until_ms=until)
     if _WHAT_BREAKS.search(q):
         path = _path_in(store, q) or _file_by_word(store, q)
         if path is None:
             return answers.not_in_graph(
                 q, "what_breaks", "the question names no file or folder the history knows", now
             )
-        return tools.what_breaks(store, path, question=q, now=now)
+        dated = _dated(q, store, now, clock, "what_breaks")
+        if isinstance(dated, Answer):
+            return dated
+        return tools.what_breaks(store, path, question=q, now=dated[0].as_of, then=dated[1])
     if _TRACE.search(q):
-        topic = " ".join(_TRACE.sub(" ", q).split()).rstrip("?. ")
-        return history_tools.trace(store, _decision_in(store, q) or topic, question=q, now=now)
+        dated = _dated(q, store, now, clock, "trace")
+        if isinstance(dated, Answer):
+            return dated
+        words = _undated(q, dated[0])
+        topic = " ".join(_TRACE.sub(" ", words).split()).rstrip("?. ")
+        return history_tools.trace(
+            store,
+            _decision_in(store, q) or topic,
+            question=q,
+            now=dated[0].as_of,
+            then=dated[1],
+        )
     if _ORIGIN.search(q):
+        dated = _dated(q, store, now, clock, "origin")
+        if isinstance(dated, Answer):
+            return dated
         subject = _decision_in(store, q) or _path_in(store, q)
         if subject is None:
-            found = tools.find_decisions(store, _ORIGIN.sub(" ", q), limit=1)
+            found = tools.find_decisions(store, _ORIGIN.sub(" ", _undated(q, dated[0])), limit=1)
             if not found:
                 return answers.not_in_graph(
                     q, "origin", "the question names no file or decision the history knows", now
                 )
             subject = found[0].row["id"]
-        return history_tools.origin(store, subject, question=q, now=now)
+        day = dated[0].as_of if dated[0].phrase else None
+        return history_tools.origin(store, subject, question=q, now=dated[0].as_of, until=day)
     if _DISPROVEN.search(q):
+        dated = _dated(q, store, now, clock, "disproven")
+        if isinstance(dated, Answer):
+            return dated
         path = _path_in(store, q)
-        topic = path or " ".join(_TRIGGERS.sub(" ", q).split()).strip(" ?!.")
-        return tools.disproven(store, topic, question=q, now=now)
+        words = _undated(q, dated[0])
+        topic = path or " ".join(_TRIGGERS.sub(" ", words).split()).strip(" ?!.")
+        return tools.disproven(store, topic, question=q, now=dated[0].as_of, then=dated[1])
     if _WHY.search(q):
-        subject = _decision_in(store, q) or _path_in(store, q) or _topic_of(q)
-        return tools.why(store, subject, question=q, now=now)
+        dated = _dated(q, store, now, clock, "why")
+        if isinstance(dated, Answer):
+            return dated
+        subject = _decision_in(store, q) or _path_in(store, q) or _topic_of(_undated(q, dated[0]))
+        return tools.why(store, subject, question=q, now=dated[0].as_of, then=dated[1])
     return None

@@ -112,15 +112,18 @@ class Found:
     line: int  # the 1-based line in the file that matched best
 
 
-def find_decisions(store: Store, topic: str, limit: int = 5) -> list[Found]:
+def find_decisions(
+    store: Store, topic: str, limit: int = 5, rows: list[dict[str, Any]] | None = None
+) -> list[Found]:
     """Decisions whose text covers the topic: names the identifiers it mentions, or holds at
     least half of its words. Live decisions before superseded ones at equal strength. A
-    path (`src/nothing.py`) must be named whole: its words (`src`, `py`) say nothing."""
+    path (`src/nothing.py`) must be named whole: its words (`src`, `py`) say nothing.
+    `rows`: the decisions to look through (those of a past day), else the graph's."""
     path = looks_like_path(topic)
     query_terms = terms(topic)
     names = [clean(topic)] if path else identifiers(topic)
     found: list[Found] = []
-    for row in repo_read.decisions(store):
+    for row in repo_read.decisions(store) if rows is None else rows:
         text, start = row.get("text") or "", int(row.get("line_start") or 1)
         if path:
             at = mentions_identifier(text, names[0])

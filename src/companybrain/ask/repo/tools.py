@@ -16,6 +16,7 @@ from companybrain.ask.repo.subjects import (
     resolve_decision,
     resolve_path,
 )
+from companybrain.ask.repo.then import Then, resting_on
 from companybrain.ask.repo.topic import score, terms
 from companybrain.graph.queries import findings_q, repo_read
 from companybrain.model.answer import Answer, Citation
@@ -40,11 +41,15 @@ def _commits(n: int) -> str:
 # -- decisions resting on files ----------------------------------------------------------
 
 
-def _resting_on(store: Store, ps: PathSubject) -> list[Row]:
-    """One row per decision: its strongest link to the files (text > finding > commit)."""
+def _resting_on(store: Store, ps: PathSubject, then: Then | None = None) -> list[Row]:
+    """One row per decision: its strongest link to the files (text > finding > commit);
+    with `then`, from the decision log of that day."""
     paths = list(ps.paths)
-    rows = repo_read.decisions_resting_on(store, paths)
-    rows += repo_read.file_finding_decisions(store, paths)
+    if then is not None:
+        rows = resting_on(store, then, paths)
+    else:
+        rows = repo_read.decisions_resting_on(store, paths)
+        rows += repo_read.file_finding_decisions(store, paths)
     best: dict[str, Row] = {}
     for r in rows:
         if is_decision_file(r["file"]):
@@ -81,43 +86,65 @@ def _how(row: Row) -> str:
     return f"was recorded in the commit that changed {row['file']}"
 
 
+def _on(then: Then | None) -> str:
+    return f" {then.words}" if then else ""
+
+
 def why(
-    store: Store, subject: str, *, question: str | None = None, now: datetime | None = None
+    store: Store,
+    subject: str,
+    *,
+    question: str | None = None,
+    now: datetime | None = None,
+    then: Then | None = None,
 ) -> Answer:
-    """The decisions behind a file, folder, symbol or topic."""
+    """The decisions behind a file, folder, symbol or topic (with `then`, those of the
+    decision log on the day the question names)."""
     q = question or f"Why is {subject} the way it is?"
+    now = then.as_of if then else now
     decision = resolve_decision(store, subject)
+    if decision and then:
+        if decision["id"] not in then.entries:
+            return answers.not_recorded(
+                q, "why", _decision_subject(decision), now,
+                f"{decision['id']} was not in the decision log{_on(then)}",
+            )  # fmt: skip
+        decision = then.row(decision["id"], decision)
     if decision:
         return answers.answered(
             q, "why", _decision_subject(decision), now,
             {"decisions": [answers.decision_item(decision)]},
             [answers.cite_line(decision)],
-            f"{decision['id']} records it: {decision.get('title')}.",
+            f"{decision['id']} records it{_on(then)}: {decision.get('title')}.",
         )  # fmt: skip
     ps = resolve_path(store, subject)
     if ps:
-        rows = _resting_on(store, ps)
+        rows = _resting_on(store, ps, then)
         if not rows:
             return answers.not_recorded(
                 q, "why", ps.as_subject(), now,
-                f"no decision record names {ps.asked} or was recorded with a change to it",
+                f"no decision record names {ps.asked} or was recorded with a change to it"
+                + _on(then),
             )  # fmt: skip
         items = [answers.decision_item(r, file=r["file"], via=r["via"]) for r in rows]
         lines = [f"{r['id']} ({answers.status_word(r)}) {_how(r)}" for r in rows]
         return answers.answered(
             q, "why", ps.as_subject(), now, {"decisions": items},
             [_rationale_citation(r) for r in rows],
-            f"{len(rows)} recorded decision(s) rest on {ps.asked}: " + "; ".join(lines) + ".",
+            f"{len(rows)} recorded decision(s) rest on {ps.asked}{_on(then)}: "
+            + "; ".join(lines) + ".",
         )  # fmt: skip
-    found = find_decisions(store, subject)
+    found = find_decisions(store, subject, rows=then.rows(store) if then else None)
     topic = {"id": subject, "type": "Topic", "name": subject}
     if not found:
-        return answers.not_recorded(q, "why", topic, now, f"no decision record covers “{subject}”")
+        return answers.not_recorded(
+            q, "why", topic, now, f"no decision record covers “{subject}”{_on(then)}"
+        )
     return answers.answered(
         q, "why", topic, now,
         {"decisions": [answers.decision_item(f.row) for f in found]},
         [answers.cite_line(f.row, f.line) for f in found],
-        "Recorded: " + "; ".join(
+        f"Recorded{_on(then)}: " + "; ".join(
             f"{f.row['id']} ({answers.status_word(f.row)})" for f in found
         ) + ".",
     )  # fmt: skip
@@ -157,23 +184,48 @@ def _experiment_citation(e: Row) -> Citation:
     return answers.cite_quote(row, e["quote"])
 
 
+def _as_then(exps: list[Row], then: Then | None) -> list[Row]:
+    """Experiments under the decisions' texts of that day, and what superseded them then."""
+    if then is None:
+        return exps
+    return [
+        {**e, "decision_text": then.entries[e["decision"]].text,
+         "decision_line_start": then.entries[e["decision"]].line_start,
+         "superseded_by": then.newer(e["decision"])}
+        for e in exps
+        if e["decision"] in then.entries
+    ]  # fmt: skip
+
+
 def what_breaks(
-    store: Store, path: str, *, question: str | None = None, now: datetime | None = None
+    store: Store,
+    path: str,
+    *,
+    question: str | None = None,
+    now: datetime | None = None,
+    then: Then | None = None,
 ) -> Answer:
-    """Decisions that rest on a file (or folder) and the experiments recorded against them."""
+    """Decisions that rest on a file (or folder) and the experiments recorded against them
+    (with `then`, as the decision log stood on the day the question names)."""
     q = question or f"What breaks if I change {path}?"
+    now = then.as_of if then else now
     ps = resolve_path(store, path)
     if ps is None:
         return answers.not_in_graph(q, "what_breaks", f"{path} is not a file in the history", now)
-    rows = _resting_on(store, ps)
+    rows = _resting_on(store, ps, then)
     if not rows:
         return answers.not_recorded(
-            q, "what_breaks", ps.as_subject(), now, f"no recorded decision rests on {ps.asked}"
-        )
+            q, "what_breaks", ps.as_subject(), now,
+            f"no recorded decision rests on {ps.asked}{_on(then)}",
+        )  # fmt: skip
     ids = [r["id"] for r in rows]
     failed = findings_q.TRIED_AND_FAILED
-    exps = _current(findings_q.experiments(store, verdict=failed, entries=ids))
-    evidence = findings_q.measurements(store, ids)
+    exps = _current(_as_then(findings_q.experiments(store, verdict=failed, entries=ids), then))
+    texts = {r["id"]: r.get("text") or "" for r in rows}
+    evidence = {  # read from the text it has (then): a figure read from another is not its
+        did: [m for m in found if quote_in(m["quote"], texts[did])]
+        for did, found in findings_q.measurements(store, ids).items()
+    }
     items = [
         answers.decision_item(
             r, file=r["file"], via=r["via"],
@@ -182,7 +234,7 @@ def what_breaks(
         for r in rows
     ]  # fmt: skip
     live = [e for e in exps if not e.get("superseded_by")]
-    text = f"{len(rows)} recorded decision(s) rest on {ps.asked}: " + "; ".join(
+    text = f"{len(rows)} recorded decision(s) rest on {ps.asked}{_on(then)}: " + "; ".join(
         f"{r['id']} ({answers.status_word(r)})" for r in rows
     )
     if live:
@@ -191,7 +243,8 @@ def what_breaks(
         text += f"; {len(exps) - len(live)} sit under superseded decisions"
     citations = [_rationale_citation(r) for r in rows] + [_experiment_citation(e) for e in exps]
     result: dict[str, Any] = {"decisions": items, "disproven": [_experiment_item(e) for e in exps]}
-    ranked = repo_read.rationale_rank(store, RANK_LIMIT)
+    # today's graph's ranking: not what it was on a past day
+    ranked = repo_read.rationale_rank(store, RANK_LIMIT) if then is None else []
     place = next((i for i, r in enumerate(ranked) if r["file"] in ps.paths), None)
     if place is not None:  # where it stands among the files that carry the most reasoning
         result["reasoning_rank"] = {"position": place + 1, "of": len(ranked),
@@ -203,19 +256,28 @@ def what_breaks(
 
 
 def disproven(
-    store: Store, topic: str = "", *, question: str | None = None, now: datetime | None = None
+    store: Store,
+    topic: str = "",
+    *,
+    question: str | None = None,
+    now: datetime | None = None,
+    then: Then | None = None,
 ) -> Answer:
-    """Experiments recorded as tried and disproven, about a topic (or a file)."""
+    """Experiments recorded as tried and disproven, about a topic (or a file); with `then`,
+    those the decision log of that day held."""
     q = question or f"What was tried and disproven about {topic}?"
+    now = then.as_of if then else now
     subject = {"id": topic, "type": "Topic", "name": topic} if topic else None
-    exps = _current(findings_q.experiments(store, verdict=findings_q.TRIED_AND_FAILED))
+    failed = findings_q.experiments(store, verdict=findings_q.TRIED_AND_FAILED)
+    exps = _current(_as_then(failed, then))
     if not exps:
         return answers.not_recorded(
-            q, "disproven", subject, now, "no experiment is recorded as tried and disproven"
-        )
+            q, "disproven", subject, now,
+            f"no experiment is recorded as tried and disproven{_on(then)}",
+        )  # fmt: skip
     ps = resolve_path(store, topic) if topic else None
     if ps:
-        on_file = {r["id"] for r in _resting_on(store, ps)}
+        on_file = {r["id"] for r in _resting_on(store, ps, then)}
         exps = [e for e in exps if e["decision"] in on_file]
     elif topic:
         wanted = terms(topic)
@@ -227,14 +289,15 @@ def disproven(
         ]
     if not exps:
         return answers.not_recorded(
-            q, "disproven", subject, now, f"no experiment about “{topic}” is recorded as disproven"
-        )
+            q, "disproven", subject, now,
+            f"no experiment about “{topic}” is recorded as disproven{_on(then)}",
+        )  # fmt: skip
     exps.sort(key=lambda e: (bool(e.get("superseded_by")), e["decision"], _place(e)))
     return answers.answered(
         q, "disproven", subject, now,
         {"experiments": [_experiment_item(e) for e in exps]},
         [_experiment_citation(e) for e in exps],
-        "Tried and disproven: " + "; ".join(
+        f"Tried and disproven{_on(then)}: " + "; ".join(
             f"“{e['quote']}” ({e['decision']}"
             + (f", {e['verdict']}" if e["verdict"] != "disproven" else "")
             + (", superseded" if e.get("superseded_by") else "") + ")"

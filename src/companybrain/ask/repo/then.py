@@ -1,0 +1,124 @@
+"""The decision log as it stood on a day a question names ("Why do we batch as of
+2025-03-01?"): read from git at the tip of the branch at the end of that day, as `review`
+reads it at a commit, so that a decision recorded, edited, superseded or removed later is
+not held against that day. Today's graph answers a day on or after the last commit read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from companybrain.ask.repo.answers import Row
+from companybrain.ask.repo.review import repository_path
+from companybrain.ask.repo.told import branch_tip
+from companybrain.errors import InputError
+from companybrain.graph.queries import repo_read
+from companybrain.policy.text import quote_in
+from companybrain.policy.time import QuestionTime, format_instant
+from companybrain.repo import trees
+from companybrain.repo.decisions import DecisionEntry
+from companybrain.repo.gitcmd import GitError
+from companybrain.repo.links import supersessions
+from companybrain.repo.rationale import Tree, named_paths
+from companybrain.repo.review import decisions_at
+
+if TYPE_CHECKING:
+    from companybrain.graph.connection import Store
+
+
+@dataclass
+class Then:
+    """The decisions of one day, with what superseded what as their texts said then."""
+
+    as_of: datetime
+    words: str  # "on 2025-03-01 (the branch at 0123456789ab)"
+    tip: str
+    entries: dict[str, DecisionEntry]
+    edges: list[Row]  # newer, older, quote, recorded_in, line: as known then
+    tree: Tree  # the files of the tip's tree
+
+    @property
+    def as_of_ms(self) -> int:
+        return int(self.as_of.timestamp() * 1000)
+
+    def newer(self, older: str) -> list[str]:
+        return sorted({e["newer"] for e in self.edges if e["older"] == older})
+
+    def row(self, decision_id: str, graph: Row | None = None) -> Row:
+        """A decision as the tools format it, from its text that day."""
+        e = self.entries[decision_id]
+        known = graph or {}
+        return {
+            "id": e.id, "title": e.title, "status": e.status, "date": e.date, "path": e.path,
+            "text": e.text, "line_start": e.line_start, "present": True,
+            "commit": known.get("commit"), "recorded_at": known.get("recorded_at"),
+            "recorded_ms": known.get("recorded_ms"), "superseded_by": self.newer(e.id),
+        }  # fmt: skip
+
+    def rows(self, store: Store) -> list[Row]:
+        graph = {r["id"]: r for r in repo_read.decisions(store)}
+        return [self.row(i, graph.get(i)) for i in sorted(self.entries)]
+
+
+def stood(store: Store, when: QuestionTime, tz: str = "UTC") -> Then | str | None:
+    """The decision log on the day `when` names. None when no day is named, or the branch
+    then is the last commit read (the graph is that day's); a reason when it cannot be
+    read (nothing had landed, or git no longer has the repository or that commit)."""
+    if when.phrase is None:
+        return None
+    day = format_instant(when.as_of, tz)
+    landed = branch_tip(repo_read.mainline_last_landed(store, when.as_of_ms))
+    if landed is None:
+        return f"no commit had landed by {day}"
+    if landed["commit"] in {r["head"] for r in repo_read.repositories(store)}:
+        return None
+    tip = landed["commit"]
+    words = f"on {when.phrase} (the branch at {tip[:12]})"
+    try:
+        repo = repository_path(store)
+        entries = decisions_at(repo, tip)
+        tree = Tree(p for _, p in trees.entries(repo, tip))
+    except (InputError, GitError) as exc:
+        return f"the decision log as it stood {words} is read from git, and {exc}"
+    by_id = {e.id: e for e in entries}
+    found, _ = supersessions(entries)
+    edges: list[Row] = [
+        {"newer": s.newer, "older": s.older, "quote": s.quote, "recorded_in": s.recorded_in,
+         "line": s.line}
+        for s in found
+    ]  # fmt: skip
+    known = {(e["newer"], e["older"]) for e in edges}
+    for e in repo_read.supersessions(store):  # confirmed by the board, if the text held it
+        newer = by_id.get(e["newer"])
+        if (
+            e["via"] == "finding"
+            and newer is not None
+            and e["older"] in by_id
+            and (e["newer"], e["older"]) not in known
+            and quote_in(e.get("quote") or "", newer.text)
+        ):
+            edges.append({**e, "line": None})
+    return Then(when.as_of, words, tip, by_id, edges, tree)
+
+
+def resting_on(store: Store, then: Then, paths: list[str]) -> list[Row]:
+    """Rows as `repo_read.decisions_resting_on` gives them, from the decision texts of that
+    day: the paths they named then, and the commit and board links of those decisions."""
+    graph = {r["id"]: r for r in repo_read.decisions(store)}
+    wanted = set(paths)
+    out: list[Row] = []
+    for e in then.entries.values():
+        for n in named_paths(e.text, e.line_start, then.tree, {e.path}):
+            if n.path in wanted:
+                row = then.row(e.id, graph.get(e.id))
+                out.append({**row, "file": n.path, "via": "text", "rationale_line": n.line,
+                            "rationale_quote": n.quote})  # fmt: skip
+    linked = repo_read.decisions_resting_on(store, paths)
+    for r in linked + repo_read.file_finding_decisions(store, paths):
+        if r["via"] == "text" or r["id"] not in then.entries:
+            continue  # text links are read from the text of that day, above
+        held = then.row(r["id"], graph.get(r["id"]))
+        out.append({**held, "file": r["file"], "via": r["via"], "rationale_line": None,
+                    "rationale_quote": r.get("rationale_quote")})  # fmt: skip
+    return out
