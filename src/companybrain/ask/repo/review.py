@@ -52,8 +52,7 @@ def repository_path(store: Store, given: Path | None = None) -> Path:
     raise InputError("several repositories are ingested here; name one with --repo PATH")
 
 
-def _row(e: DecisionEntry, graph: dict[str, Row], superseded_by: list[str]) -> Row:
-    known = graph.get(e.id, {})
+def _row(e: DecisionEntry, known: Row, superseded_by: list[str]) -> Row:
     return {
         "id": e.id,
         "title": e.title,
@@ -66,8 +65,33 @@ def _row(e: DecisionEntry, graph: dict[str, Row], superseded_by: list[str]) -> R
     }
 
 
+class _Ids:
+    """The ids the graph keeps an entry of the commit under: its own, and the same entry
+    in the files its file was renamed to or from since (a log moved to docs/ after the
+    commit keeps its board findings under its new path)."""
+
+    def __init__(self, store: Store, at_rev: dict[str, DecisionEntry]) -> None:
+        paths = sorted({e.path for e in at_rev.values()})
+        names = {p: with_old_names(store, [p])[0] for p in paths}
+        self.of: dict[str, list[str]] = {}
+        self.back: dict[str, str] = {}
+        for e in at_rev.values():
+            suffix = e.id[len(e.path) :] if e.id.startswith(e.path) else None
+            ids = [e.id] if suffix is None else [q + suffix for q in names[e.path]]
+            self.of[e.id] = list(dict.fromkeys([e.id, *ids]))
+            for gid in self.of[e.id]:
+                self.back.setdefault(gid, e.id)
+        self.back.update({i: i for i in at_rev})  # an entry's own id is its own
+
+    def graph_ids(self, ids: list[str]) -> list[str]:
+        return sorted({g for i in ids for g in self.of.get(i, [i])})
+
+    def known(self, did: str, graph: dict[str, Row]) -> Row:
+        return next((graph[g] for g in self.of.get(did, [did]) if g in graph), {})
+
+
 def _rests_on(
-    store: Store, snap: Snapshot, at_rev: dict[str, DecisionEntry]
+    store: Store, snap: Snapshot, at_rev: dict[str, DecisionEntry], ids: _Ids
 ) -> dict[str, list[dict[str, Any]]]:
     """decision id -> how it rests on the changed files (text at the commit first)."""
     out: dict[str, list[dict[str, Any]]] = {}
@@ -77,34 +101,35 @@ def _rests_on(
     for r in repo_read.decisions_resting_on(store, paths) + repo_read.file_finding_decisions(
         store, paths
     ):
-        e = at_rev.get(r["id"])
+        e = at_rev.get(ids.back.get(r["id"], ""))
         if e is None or r["via"] == "text" or is_decision_file(r["file"]):
             continue  # unknown at that commit; text links are judged from its text, above
-        if r["via"] == "commit" and r["id"] in snap.named:
+        if r["via"] == "commit" and e.id in snap.named:
             continue  # it names files: its recording commit adds nothing
         if r["via"] == "finding" and not quote_in(r.get("rationale_quote") or "", e.text):
             continue  # the board read it from a later text
-        out.setdefault(r["id"], []).append(
+        out.setdefault(e.id, []).append(
             {"file": r["file"], "via": r["via"], "line": None, "quote": r.get("rationale_quote")}
         )
     return out
 
 
 def _supersessions_then(
-    store: Store, snap: Snapshot, at_rev: dict[str, DecisionEntry]
+    store: Store, snap: Snapshot, at_rev: dict[str, DecisionEntry], ids: _Ids
 ) -> list[tuple[str, str]]:
     """(newer, older) as known at the commit: what the decision texts said then, and the
     supersessions the board confirmed whose quote the newer text already held."""
     pairs = [(s.newer, s.older) for s in snap.supersessions]
     for e in repo_read.supersessions(store):
-        newer_entry = at_rev.get(e["newer"])
+        newer_entry = at_rev.get(ids.back.get(e["newer"], ""))
+        older = ids.back.get(e["older"], "")
         if (
             e["via"] == "finding"
             and newer_entry is not None
-            and e["older"] in at_rev
+            and older in at_rev
             and quote_in(e.get("quote") or "", newer_entry.text)
         ):
-            pairs.append((e["newer"], e["older"]))
+            pairs.append((newer_entry.id, older))
     return list(dict.fromkeys(pairs))
 
 
@@ -121,18 +146,23 @@ def review(
     snap = snapshot(repository_path(store, repo), rev, base)
     at_rev = {e.id: e for e in snap.decisions}
     graph = {r["id"]: r for r in repo_read.decisions(store)}
-    pairs = _supersessions_then(store, snap, at_rev)
+    ids = _Ids(store, at_rev)
+    pairs = _supersessions_then(store, snap, at_rev, ids)
     newer: dict[str, list[str]] = {}
     for newer_id, older_id in pairs:
         newer.setdefault(older_id, []).append(newer_id)
-    rests = _rests_on(store, snap, at_rev)
-    rows = {did: _row(at_rev[did], graph, sorted(newer.get(did, []))) for did in rests}
+    rests = _rests_on(store, snap, at_rev, ids)
+
+    def row_of(did: str) -> Row:
+        return _row(at_rev[did], ids.known(did, graph), sorted(newer.get(did, [])))
+
+    rows = {did: row_of(did) for did in rests}
     # a superseded decision brings the decision that replaced it, as the guidance now
     guidance: dict[str, str] = {}
     for did in list(rows):
         for nid in newer.get(did, []):
             if nid in at_rev and nid not in rows:
-                rows[nid] = _row(at_rev[nid], graph, sorted(newer.get(nid, [])))
+                rows[nid] = row_of(nid)
                 guidance[nid] = did
     live = [r for r in rows.values() if not r["superseded_by"]]
     old = [r for r in rows.values() if r["superseded_by"]]
@@ -144,7 +174,7 @@ def review(
     for newer_id, older_id in pairs:
         if older_id in rows:
             replaces.setdefault(newer_id, []).append(older_id)
-    evidence = _evidence(store, rows)
+    evidence = _evidence(store, rows, ids)
     for n, r in enumerate(live, start=1):
         how = rests.get(r["id"], [])
         decisions.append(answers.decision_item(
@@ -163,12 +193,19 @@ def review(
         ))  # fmt: skip
         citations.append(answers.cite_line(r))
         citations += [answers.cite_quote(r, q) for q in evidence.get(r["id"], [])]
-    exps = findings_q.experiments(store, verdict=findings_q.TRIED_AND_FAILED, entries=sorted(rows))
-    exps = [
-        e
-        for e in exps
-        if e["decision"] in at_rev and quote_in(e["quote"], at_rev[e["decision"]].text)
-    ]
+    found = findings_q.experiments(
+        store, verdict=findings_q.TRIED_AND_FAILED, entries=ids.graph_ids(sorted(rows))
+    )
+    exps: list[dict[str, Any]] = []
+    for e in found:  # under the id of the entry at the commit, once
+        e = {**e, "decision": ids.back.get(e["decision"], e["decision"])}
+        held = at_rev.get(e["decision"])
+        if (
+            held
+            and quote_in(e["quote"], held.text)
+            and not any(x["decision"] == e["decision"] and x["quote"] == e["quote"] for x in exps)
+        ):
+            exps.append(e)
     # in reading order: by file, then by line
     exps.sort(key=lambda e: (at_rev[e["decision"]].path, _place(rows[e["decision"]], e["quote"])))
     warnings: list[dict[str, Any]] = []
@@ -217,15 +254,17 @@ def _place(row: Row, quote: str) -> int:
     return answers.quote_place(row.get("text"), row.get("line_start"), quote)
 
 
-def _evidence(store: Store, rows: dict[str, Row]) -> dict[str, list[str]]:
+def _evidence(store: Store, rows: dict[str, Row], ids: _Ids) -> dict[str, list[str]]:
     """decision id -> the sentences its measurements stand in, in reading order: only those
     the decision held at the commit, so an old change is judged by the figures known then."""
     out: dict[str, list[str]] = {}
-    for did, found in findings_q.measurements(store, sorted(rows)).items():
+    for gid, found in findings_q.measurements(store, ids.graph_ids(sorted(rows))).items():
+        did = ids.back.get(gid, gid)
         text = rows[did].get("text") or ""
-        quotes = dict.fromkeys(m["quote"] for m in found if quote_in(m["quote"], text))
+        quotes = [m["quote"] for m in found if quote_in(m["quote"], text)]
         if quotes:
-            out[did] = sorted(quotes, key=lambda q: _place(rows[did], q))
+            held = dict.fromkeys([*out.get(did, []), *quotes])
+            out[did] = sorted(held, key=lambda q: _place(rows[did], q))
     return out
 
 
