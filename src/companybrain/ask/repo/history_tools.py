@@ -69,14 +69,15 @@ def trace(
     now = then.as_of if then else now
     on = f" {then.words}" if then else ""
     rows = then.rows(store) if then else repo_read.decisions(store)
-    row = resolve_decision(store, decision)
+    by_then = {r["id"]: r for r in rows}
+    row, own = then.find(store, decision) if then else (resolve_decision(store, decision), None)
     if row is not None and then is not None:
-        if row["id"] not in then.entries:
+        if own is None:
             return answers.not_recorded(
                 q, "trace", _decision_subject(row), now,
                 f"{row['id']} was not in the decision log{on}",
             )  # fmt: skip
-        row = then.row(row["id"], row)
+        row = by_then[own]
     if row is None:
         found = find_decisions(store, decision, limit=2, rows=rows)
         if not found:

@@ -65,7 +65,7 @@ def _row(e: DecisionEntry, known: Row, superseded_by: list[str]) -> Row:
     }
 
 
-class _Ids:
+class EntryIds:
     """The ids the graph keeps an entry of the commit under: its own, and the same entry
     in the files its file was renamed to or from since (a log moved to docs/ after the
     commit keeps its board findings under its new path)."""
@@ -91,7 +91,7 @@ class _Ids:
 
 
 def _rests_on(
-    store: Store, snap: Snapshot, at_rev: dict[str, DecisionEntry], ids: _Ids
+    store: Store, snap: Snapshot, at_rev: dict[str, DecisionEntry], ids: EntryIds
 ) -> dict[str, list[dict[str, Any]]]:
     """decision id -> how it rests on the changed files (text at the commit first)."""
     out: dict[str, list[dict[str, Any]]] = {}
@@ -115,7 +115,7 @@ def _rests_on(
 
 
 def _supersessions_then(
-    store: Store, snap: Snapshot, at_rev: dict[str, DecisionEntry], ids: _Ids
+    store: Store, snap: Snapshot, at_rev: dict[str, DecisionEntry], ids: EntryIds
 ) -> list[tuple[str, str]]:
     """(newer, older) as known at the commit: what the decision texts said then, and the
     supersessions the board confirmed whose quote the newer text already held."""
@@ -146,7 +146,7 @@ def review(
     snap = snapshot(repository_path(store, repo), rev, base)
     at_rev = {e.id: e for e in snap.decisions}
     graph = {r["id"]: r for r in repo_read.decisions(store)}
-    ids = _Ids(store, at_rev)
+    ids = EntryIds(store, at_rev)
     pairs = _supersessions_then(store, snap, at_rev, ids)
     newer: dict[str, list[str]] = {}
     for newer_id, older_id in pairs:
@@ -254,7 +254,7 @@ def _place(row: Row, quote: str) -> int:
     return answers.quote_place(row.get("text"), row.get("line_start"), quote)
 
 
-def _evidence(store: Store, rows: dict[str, Row], ids: _Ids) -> dict[str, list[str]]:
+def _evidence(store: Store, rows: dict[str, Row], ids: EntryIds) -> dict[str, list[str]]:
     """decision id -> the sentences its measurements stand in, in reading order: only those
     the decision held at the commit, so an old change is judged by the figures known then."""
     out: dict[str, list[str]] = {}

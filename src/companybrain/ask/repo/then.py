@@ -10,7 +10,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from companybrain.ask.repo.answers import Row
-from companybrain.ask.repo.review import repository_path
+from companybrain.ask.repo.review import EntryIds, repository_path
+from companybrain.ask.repo.subjects import clean, resolve_decision
 from companybrain.ask.repo.told import branch_tip
 from companybrain.errors import InputError
 from companybrain.graph.queries import repo_read
@@ -37,6 +38,7 @@ class Then:
     entries: dict[str, DecisionEntry]
     edges: list[Row]  # newer, older, quote, recorded_in, line: as known then
     tree: Tree  # the files of the tip's tree
+    ids: EntryIds  # the ids the graph keeps each entry under (its file renamed since)
 
     @property
     def as_of_ms(self) -> int:
@@ -45,10 +47,10 @@ class Then:
     def newer(self, older: str) -> list[str]:
         return sorted({e["newer"] for e in self.edges if e["older"] == older})
 
-    def row(self, decision_id: str, graph: Row | None = None) -> Row:
+    def row(self, decision_id: str, graph: dict[str, Row] | None = None) -> Row:
         """A decision as the tools format it, from its text that day."""
         e = self.entries[decision_id]
-        known = graph or {}
+        known = self.ids.known(decision_id, graph or {})
         return {
             "id": e.id, "title": e.title, "status": e.status, "date": e.date, "path": e.path,
             "text": e.text, "line_start": e.line_start, "present": True,
@@ -58,7 +60,22 @@ class Then:
 
     def rows(self, store: Store) -> list[Row]:
         graph = {r["id"]: r for r in repo_read.decisions(store)}
-        return [self.row(i, graph.get(i)) for i in sorted(self.entries)]
+        return [self.row(i, graph) for i in sorted(self.entries)]
+
+    def find(self, store: Store, text: str) -> tuple[Row | None, str | None]:
+        """A decision named by its id, now or that day: the graph's row (or a stand-in) and
+        its id that day (None: it was not in the log then)."""
+        row = resolve_decision(store, text)
+        if row is not None:
+            return row, self.own_id(row["id"])
+        wanted = clean(text).lower()
+        own = next((i for i in self.entries if i.lower() == wanted), None)
+        return ({"id": own, "title": self.entries[own].title} if own else None), own
+
+    def own_id(self, graph_id: str) -> str | None:
+        """The id of that day of an entry the graph keeps under `graph_id`."""
+        found = self.ids.back.get(graph_id)
+        return found if found in self.entries else None
 
 
 def stood(store: Store, when: QuestionTime, tz: str = "UTC") -> Then | str | None:
@@ -82,6 +99,7 @@ def stood(store: Store, when: QuestionTime, tz: str = "UTC") -> Then | str | Non
     except (InputError, GitError) as exc:
         return f"the decision log as it stood {words} is read from git, and {exc}"
     by_id = {e.id: e for e in entries}
+    ids = EntryIds(store, by_id)
     found, _ = supersessions(entries)
     edges: list[Row] = [
         {"newer": s.newer, "older": s.older, "quote": s.quote, "recorded_in": s.recorded_in,
@@ -90,16 +108,18 @@ def stood(store: Store, when: QuestionTime, tz: str = "UTC") -> Then | str | Non
     ]  # fmt: skip
     known = {(e["newer"], e["older"]) for e in edges}
     for e in repo_read.supersessions(store):  # confirmed by the board, if the text held it
-        newer = by_id.get(e["newer"])
+        newer = by_id.get(ids.back.get(e["newer"], ""))
+        older = ids.back.get(e["older"], "")
         if (
             e["via"] == "finding"
             and newer is not None
-            and e["older"] in by_id
-            and (e["newer"], e["older"]) not in known
+            and older in by_id
+            and (newer.id, older) not in known
             and quote_in(e.get("quote") or "", newer.text)
         ):
-            edges.append({**e, "line": None})
-    return Then(when.as_of, words, tip, by_id, edges, tree)
+            edges.append({**e, "newer": newer.id, "older": older, "recorded_in": newer.id,
+                          "line": None})  # fmt: skip
+    return Then(when.as_of, words, tip, by_id, edges, tree, ids)
 
 
 def resting_on(store: Store, then: Then, paths: list[str]) -> list[Row]:
@@ -111,14 +131,15 @@ def resting_on(store: Store, then: Then, paths: list[str]) -> list[Row]:
     for e in then.entries.values():
         for n in named_paths(e.text, e.line_start, then.tree, {e.path}):
             if n.path in wanted:
-                row = then.row(e.id, graph.get(e.id))
+                row = then.row(e.id, graph)
                 out.append({**row, "file": n.path, "via": "text", "rationale_line": n.line,
                             "rationale_quote": n.quote})  # fmt: skip
     linked = repo_read.decisions_resting_on(store, paths)
     for r in linked + repo_read.file_finding_decisions(store, paths):
-        if r["via"] == "text" or r["id"] not in then.entries:
+        own = then.own_id(r["id"])
+        if r["via"] == "text" or own is None:
             continue  # text links are read from the text of that day, above
-        held = then.row(r["id"], graph.get(r["id"]))
+        held = then.row(own, graph)
         out.append({**held, "file": r["file"], "via": r["via"], "rationale_line": None,
                     "rationale_quote": r.get("rationale_quote")})  # fmt: skip
     return out

@@ -102,14 +102,14 @@ def why(
     decision log on the day the question names)."""
     q = question or f"Why is {subject} the way it is?"
     now = then.as_of if then else now
-    decision = resolve_decision(store, subject)
+    decision, own = then.find(store, subject) if then else (resolve_decision(store, subject), None)
     if decision and then:
-        if decision["id"] not in then.entries:
+        if own is None:
             return answers.not_recorded(
                 q, "why", _decision_subject(decision), now,
                 f"{decision['id']} was not in the decision log{_on(then)}",
             )  # fmt: skip
-        decision = then.row(decision["id"], decision)
+        decision = then.row(own, {r["id"]: r for r in repo_read.decisions(store)})
     if decision:
         return answers.answered(
             q, "why", _decision_subject(decision), now,
@@ -188,13 +188,15 @@ def _as_then(exps: list[Row], then: Then | None) -> list[Row]:
     """Experiments under the decisions' texts of that day, and what superseded them then."""
     if then is None:
         return exps
-    return [
-        {**e, "decision_text": then.entries[e["decision"]].text,
-         "decision_line_start": then.entries[e["decision"]].line_start,
-         "superseded_by": then.newer(e["decision"])}
-        for e in exps
-        if e["decision"] in then.entries
-    ]  # fmt: skip
+    out = []
+    for e in exps:
+        own = then.own_id(e["decision"])
+        if own is not None:
+            held = then.entries[own]
+            out.append({**e, "decision": own, "decision_text": held.text,
+                        "decision_line_start": held.line_start,
+                        "superseded_by": then.newer(own)})  # fmt: skip
+    return out
 
 
 def what_breaks(
@@ -220,12 +222,18 @@ def what_breaks(
         )  # fmt: skip
     ids = [r["id"] for r in rows]
     failed = findings_q.TRIED_AND_FAILED
-    exps = _current(_as_then(findings_q.experiments(store, verdict=failed, entries=ids), then))
+    graph_ids = then.ids.graph_ids(ids) if then else ids
+    exps = _current(
+        _as_then(findings_q.experiments(store, verdict=failed, entries=graph_ids), then)
+    )
     texts = {r["id"]: r.get("text") or "" for r in rows}
-    evidence = {  # read from the text it has (then): a figure read from another is not its
-        did: [m for m in found if quote_in(m["quote"], texts[did])]
-        for did, found in findings_q.measurements(store, ids).items()
-    }
+    evidence: dict[str, list[Row]] = {}
+    for gid, found in findings_q.measurements(store, graph_ids).items():
+        did = (then.own_id(gid) if then else gid) or gid
+        # read from the text it has (then): a figure read from another text is not its
+        evidence.setdefault(did, []).extend(
+            m for m in found if quote_in(m["quote"], texts.get(did, ""))
+        )
     items = [
         answers.decision_item(
             r, file=r["file"], via=r["via"],
