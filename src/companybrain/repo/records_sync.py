@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companybrain.graph.queries import repo_write
-from companybrain.repo import trees
+from companybrain.repo import gitcmd, trees
 from companybrain.repo.blame import Blame, blame
 from companybrain.repo.commit_sync import Version
 from companybrain.repo.decision_files import is_decision_file, kind_of
@@ -162,6 +162,7 @@ def _provenance(
     for r in changed:
         by_file.setdefault((r.rev, r.entry.path), []).append(r)
     recorded: dict[str, tuple[str, str]] = {}  # id -> (first commit, last commit)
+    added: dict[tuple[str, str], bool] = {}  # (commit, path): the commit added the file
     with BlobReader(repo_path) as blobs:
         earlier = _Earlier(blobs)
         for (rev, path), reads in by_file.items():
@@ -174,7 +175,8 @@ def _provenance(
                 if not shas:
                     continue
                 if kind_of(path) == "adr":  # one entry in the file: nothing to copy from
-                    recorded[e.id] = (shas[0], shas[-1])
+                    restored = _before_restore(repo_path, blobs, path, e, shas[0], added)
+                    recorded[e.id] = (restored, shas[-1])
                     continue
                 plain = plain or blame(repo_path, rev, path, moves=False)
                 written = plain.commits_in(e.line_start, e.line_end) or shas
@@ -184,6 +186,7 @@ def _provenance(
                 )
                 if first is None:  # all of it alike to other entries: a copy
                     shas, first = written, written[0]
+                first = _before_restore(repo_path, blobs, path, e, first, added)
                 recorded[e.id] = (first, shas[-1])
     times = repo_write.commit_times(store, sorted({c for c, _ in recorded.values()}))
     prov: list[dict[str, Any]] = []
@@ -211,6 +214,47 @@ def _provenance(
     for start in range(0, max(len(ids), 1), BATCH):
         chunk = set(ids[start : start + BATCH])
         repo_write.replace_rationale(store, sorted(chunk), [x for x in links if x["id"] in chunk])
+
+
+MAX_RESTORES = 10
+
+
+def _before_restore(
+    repo_path: Path,
+    blobs: BlobReader,
+    path: str,
+    e: DecisionEntry,
+    sha: str,
+    added: dict[tuple[str, str], bool],
+) -> str:
+    """The commit that recorded `e`, when `sha` (the one blame names) only restored its
+    file: blame does not look past a deletion, so every line of a decision deleted and then
+    brought back is the restoring commit's. When the text restored is the entry's text as
+    it was deleted, it was recorded where that text was."""
+    for _ in range(MAX_RESTORES):
+        if (sha, path) not in added:  # once per commit and file: a log holds many entries
+            added[(sha, path)] = (
+                blobs.read_object(f"{sha}^") is not None
+                and blobs.read_object(f"{sha}^:{path}") is None
+            )
+        if not added[(sha, path)]:
+            return sha  # the file was there before `sha` (or `sha` is the first commit)
+        gone = gitcmd.text(
+            repo_path, "log", "-1", "--format=%H", "--diff-filter=D", f"{sha}^", "--", path,
+            check=False,
+        ).strip()  # fmt: skip
+        old = blobs.text(f"{gone}^:{path}") if gone else None
+        kind = kind_of(path)
+        if old is None or kind is None:
+            return sha
+        was = next((o for o in parse_file(path, old, kind) if o.id == e.id), None)
+        if was is None or was.text.strip() != e.text.strip():
+            return sha  # brought back changed: recorded anew
+        earlier = blame(repo_path, f"{gone}^", path).commits_in(was.line_start, was.line_end)
+        if not earlier:
+            return sha
+        sha = earlier[0]
+    return sha
 
 
 class _Earlier:

@@ -1,0 +1,58 @@
+"""A decision deleted and later restored: git blame does not look past the deletion, so
+`origin` said the restoring commit (and its author) recorded it, and its date was the day
+it came back. A restored text that is the text deleted was recorded where it first was."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from companybrain.ask.repo import history_tools
+from companybrain.graph.connection import Store
+from companybrain.repo.ingest import ingest_repo
+from tests.repo.gitrepo import GitRepo
+
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
+ADR = "docs/adr/0001-use-kafka.md"
+TEXT = (
+    "# 1. Use Kafka\n\n## Status\n\nAccepted\n\n## Decision\n\nsrc/queue.py publishes to Kafka.\n"
+)
+LOG = "# Decisions\n\n## Use Kafka\n\nsrc/queue.py publishes to Kafka.\n"
+ANN = ("Ann Lee", "ann@example.com")
+CY = ("Cy Park", "cy@example.com")
+
+
+def _restored(tmp_path: Path, path: str, text: str, changed: str | None = None) -> GitRepo:
+    r = GitRepo(tmp_path / "r")
+    r.write("src/queue.py", "q = 1\n")
+    r.write(path, text)
+    r.commit("Record the decision", "2025-01-01T10:00:00Z", author=ANN)
+    r.rm(path)
+    r.commit("Drop it", "2025-02-01T10:00:00Z", author=CY)
+    r.write(path, changed or text)
+    r.commit("Bring it back", "2025-03-01T10:00:00Z", author=CY)
+    return r
+
+
+def test_a_restored_adr_was_recorded_where_it_first_was(store: Store, tmp_path: Path) -> None:
+    r = _restored(tmp_path, ADR, TEXT)
+    first = r.git("rev-list", "--max-parents=0", "HEAD")
+    ingest_repo(store, r.root)
+    came = history_tools.origin(store, ADR, now=NOW)
+    assert came.result is not None, came.refusal
+    assert (came.result["commit"], came.result["author"]) == (first, "ann@example.com")
+
+
+def test_a_restored_log_entry_too(store: Store, tmp_path: Path) -> None:
+    r = _restored(tmp_path, "DECISIONS.md", LOG)
+    first = r.git("rev-list", "--max-parents=0", "HEAD")
+    ingest_repo(store, r.root)
+    came = history_tools.origin(store, "DECISIONS.md#Use Kafka", now=NOW)
+    assert came.result is not None and came.result["commit"] == first
+
+
+def test_brought_back_changed_it_is_recorded_anew(store: Store, tmp_path: Path) -> None:
+    r = _restored(tmp_path, ADR, TEXT, TEXT.replace("to Kafka.", "to Kafka, in order."))
+    ingest_repo(store, r.root)
+    came = history_tools.origin(store, ADR, now=NOW)
+    assert came.result is not None and came.result["commit"] == r.head()
