@@ -19,6 +19,8 @@ We did fix the wrong line once and measured: with the corrected text the small m
 routed "remember this" to memory 0 times out of 20; with the old text, 16 out of 20.
 The exporter in `src/exporter.py` batches its writes; p99 is 340 ms.
 It costs about 2.6–2.9x the latency.
+We tried a shorter router prompt; it did not help. If the next model also fails, we will
+revert the line. We tried caching the catalog and it worked.
 """
 PATHS = {"src/exporter.py", "src/router.py"}
 
@@ -57,14 +59,80 @@ def test_a_figure_missing_from_its_quote_is_rejected() -> None:
 
 
 def test_an_experiment_claim_may_not_carry_figures_its_quote_lacks() -> None:
-    quote = "We did fix the wrong line once and measured"
-    ok = finding(FindingKind.EXPERIMENT, quote, "fixing the wrong line", verdict=Verdict.DISPROVEN)
+    quote = "We tried a shorter router prompt; it did not help."
+    ok = finding(
+        FindingKind.EXPERIMENT, quote, "a shorter router prompt", verdict=Verdict.DISPROVEN
+    )
     assert check(ok) == (True, None)
-    bad = finding(FindingKind.EXPERIMENT, quote, "fixing it gave 20/20", verdict=Verdict.DISPROVEN)
+    bad = finding(FindingKind.EXPERIMENT, quote, "it gave 20/20", verdict=Verdict.DISPROVEN)
     kept, reason = check(bad)
     assert not kept and "20" in (reason or "")
     no_verdict = finding(FindingKind.EXPERIMENT, quote, "fixing the wrong line")
     assert not check(no_verdict)[0]
+
+
+@pytest.mark.parametrize(
+    ("quote", "claim", "verdict", "reason"),
+    [
+        # the quote reports another outcome, or none at all
+        (
+            "We tried caching the catalog and it worked.",
+            "caching the catalog",
+            Verdict.DISPROVEN,
+            "the quote does not say it was disproven: it reports it confirmed",
+        ),
+        (
+            "with the old text, 16 out of 20",
+            "the old text",
+            Verdict.DISPROVEN,
+            "the quote does not say it was disproven: it reports no outcome of something tried",
+        ),
+        # cut from a sentence that supposes it: read whole, it reports nothing
+        (
+            "the next model also fails",
+            "the next model",
+            Verdict.DISPROVEN,
+            "the quote does not say it was disproven: it reports no outcome of something tried",
+        ),
+        (
+            "we will revert the line",
+            "the line",
+            Verdict.REVERTED,
+            "the quote does not say it was reverted: it reports no outcome of something tried",
+        ),
+        # a claim the quote does not make
+        (
+            "We tried a shorter router prompt; it did not help.",
+            "moving the router to Postgres",
+            Verdict.DISPROVEN,
+            "the claim's word(s) 'moving', 'postgres' are not in its quote",
+        ),
+    ],
+)
+def test_an_experiment_is_kept_only_with_the_verdict_and_claim_its_quote_states(
+    quote: str, claim: str, verdict: Verdict, reason: str
+) -> None:
+    assert check(finding(FindingKind.EXPERIMENT, quote, claim, verdict=verdict)) == (False, reason)
+
+
+def test_an_experiment_in_other_words_of_its_quote_or_under_a_status_field_is_kept() -> None:
+    quote = "We tried a shorter router prompt; it did not help."
+    cut = "it did not help"  # a part of the sentence, which reports it
+    for q, claim in ((quote, "shortened router prompts"), (cut, "it")):
+        assert check(finding(FindingKind.EXPERIMENT, q, claim, verdict=Verdict.DISPROVEN))[0]
+    # the heading is the claim tested when a field of the entry records the verdict
+    entry = "## Split memory in two\n\nStatus: reverted\n\nIt kept both halves.\n"
+    heading = finding(
+        FindingKind.EXPERIMENT,
+        "Split memory in two",
+        "Split memory in two",
+        verdict=Verdict.REVERTED,
+    )
+    assert check_finding(heading, entry, PATHS).kept
+    disproven = finding(
+        FindingKind.EXPERIMENT, "Split memory in two", "Split memory", verdict=Verdict.DISPROVEN
+    )
+    assert not check_finding(disproven, entry, PATHS).kept
 
 
 def test_a_quote_must_appear_verbatim_in_the_entry() -> None:

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from companybrain.board.experiments import field_verdict, sentence_verdict
 from companybrain.board.reading import Context, Entry
 from companybrain.board.refs import EntryRef, RefIndex
 from companybrain.board.rules_worker import RulesReader
 from companybrain.model.findings import Verdict
+from companybrain.policy.experiments import field_verdict, sentence_verdict
 from companybrain.policy.finding_checks import check_finding
 
 DISPROVEN, REVERTED, CONFIRMED = Verdict.DISPROVEN, Verdict.REVERTED, Verdict.CONFIRMED

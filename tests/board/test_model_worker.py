@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companybrain.ask.repo.tools import disproven
 from companybrain.board.fill import fill
 from companybrain.board.options import BoardOptions
 from companybrain.board.status import counts
@@ -12,6 +13,7 @@ from companybrain.board.worker import Worker
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import board_q, findings_q
+from companybrain.model.findings import Verdict
 from tests.board.conftest import ADR_1, ADR_2, ADRS, FILES, make_repo, seed_decisions, seed_files
 from tests.support.model_server import ScriptedModelServer, tool_call
 
@@ -67,6 +69,58 @@ def test_checked_findings_reach_the_brain_and_the_rest_is_rejected_with_reasons(
     assert malformed == "malformed: unknown verdict 'maybe'"
     assert counts(board)["findings"] == {"kept": 3, "rejected": 5}
     assert board_q.handoffs(board) == []
+
+
+def test_an_experiment_its_quote_does_not_report_never_reaches_the_brain(
+    store: Store, board: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    """A model's experiment is checked against its quote: a verdict the quote does not
+    report, or a claim it does not make, was kept, and `disproven` then answered "Tried
+    and disproven: 'Throughput with the outbox table is 2.6x higher.'" with its citation."""
+    seed_decisions(store, [ADR_2])
+    seed_files(store, FILES)
+    fill(store, board, OPTIONS)
+    good = "We tried batching the writes to Kafka and it did not help"
+    nothing_tried = "Throughput with the outbox table is 2.6x higher."
+    experiments = [
+        {"claim": "batching the writes to Kafka", "verdict": "disproven", "quote": good},
+        {"claim": "batched Kafka writes", "verdict": "disproven", "quote": good},
+        {"claim": "the outbox table", "verdict": "disproven", "quote": nothing_tried},
+        {"claim": "batching the writes to Kafka", "verdict": "confirmed", "quote": good},
+        {"claim": "moving to Postgres", "verdict": "disproven", "quote": good},
+    ]
+    model_server.play(
+        tool_call(
+            "record_findings",
+            {"measurements": [], "experiments": experiments, "files": [], "concepts": [],
+             "relations": []},
+        )
+    )  # fmt: skip
+
+    assert Worker(model_settings, OPTIONS, "model-1", "model").run() == 1
+
+    kept = {(f.value, f.verdict) for f in findings_q.findings_of(store, ADR_2.id)}
+    assert kept == {
+        ("batching the writes to Kafka", Verdict.DISPROVEN),
+        ("batched Kafka writes", Verdict.DISPROVEN),
+    }
+    reasons = {
+        (f["value"], f["verdict"]): f["reason"]
+        for f in board_q.board_findings(board)
+        if not f["kept"]
+    }
+    assert reasons == {
+        ("the outbox table", "disproven"): "the quote does not say it was disproven: "
+        "it reports no outcome of something tried",
+        ("batching the writes to Kafka", "confirmed"): "the quote does not say it was "
+        "confirmed: it reports it disproven",
+        ("moving to Postgres", "disproven"): "the claim's word(s) 'moving', 'postgres' are "
+        "not in its quote",
+    }
+    assert disproven(store, "outbox").status == "refused"
+    assert disproven(store, "Postgres").status == "refused"
+    answer = disproven(store, "Kafka")
+    assert [e["quote"] for e in answer.result["experiments"]] == [good, good]
 
 
 def test_a_reply_that_is_not_json_fails_the_attempt_and_the_next_one_succeeds(

@@ -10,9 +10,9 @@ from companybrain.board.reading import Context, Entry
 from companybrain.board.refs import EntryRef, RefIndex
 from companybrain.board.rules_worker import RulesReader
 from companybrain.board.sections import split
-from companybrain.board.sentences import sentences
 from companybrain.model.findings import FindingKind, Verdict
 from companybrain.policy.finding_checks import check_finding, check_summary
+from companybrain.policy.sentences import sentences
 
 ROUTER = """## The router prompt's "wrong" rule stays
 

@@ -36,7 +36,10 @@ RECORD_FINDINGS = function_tool(
                 quote=_QUOTED,
             ),
             "experiments": _items(
-                claim={"type": "string", "description": "what was tried, in a few words"},
+                claim={
+                    "type": "string",
+                    "description": "what was tried, in a few words of the quote",
+                },
                 verdict={"type": "string", "enum": [v.value for v in Verdict]},
                 quote=_QUOTED,
             ),

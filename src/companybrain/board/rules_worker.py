@@ -10,12 +10,12 @@ import posixpath
 import re
 from pathlib import PurePosixPath
 
-from companybrain.board.experiments import field_verdict, sentence_verdict
 from companybrain.board.file_summary import combine_summaries, summarise_file
 from companybrain.board.reading import Context, Entry, Judgement, Reading
-from companybrain.board.sentences import Sentence, sentences
 from companybrain.model.findings import Finding, FindingKind
+from companybrain.policy.experiments import field_verdict, sentence_verdict
 from companybrain.policy.finding_checks import FILE_EXTENSIONS, PASSIVE
+from companybrain.policy.sentences import Sentence, sentences
 from companybrain.policy.text import normalise
 
 _NUM = r"\d+(?:[.,]\d+)*"
@@ -112,7 +112,7 @@ class RulesReader:
     def _experiment(
         self, entry: Entry, s: Sentence, heading: Sentence | None, by: str
     ) -> Finding | None:
-        """A sentence that reports something tried and its outcome (board/experiments.py);
+        """A sentence that reports something tried and its outcome (policy/experiments.py);
         or an entry whose `Status: disproven` field makes its heading the claim tested."""
         if s.heading:
             return None

@@ -4,6 +4,9 @@ proposes reaches the brain without passing here.
 
 - every quote appears verbatim in the entry;
 - every figure appears inside its quote;
+- an experiment's verdict is one its quote reports, read in the whole sentence it was cut
+  from (policy/experiments.py: "if it did not help we would revert" reports none), and
+  the words of its claim are the quote's;
 - every file name exists in git (the caller passes the set of known paths);
 - a summary that names a function or class keeps it only if each part of the qualified
   name (`TaskStore.add`) is an identifier in that file. Not the exact dotted string: no file
@@ -19,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from companybrain.model.findings import Finding, FindingKind, Verdict
-from companybrain.policy.text import normalise, quote_in
+from companybrain.policy.experiments import quoted_verdicts
+from companybrain.policy.text import name_words, normalise, quote_in
 
 # Relations as read from one side: the passive forms are kept on the board and turned
 # into the active form (A supersedes B) when a handoff is raised.
@@ -42,6 +46,14 @@ _FILE_EXTENSIONS_WORDS = (
     "dockerfile gradle swift scala ex exs erl hs ml lua r jl vue svelte"
 )
 FILE_EXTENSIONS = frozenset(_FILE_EXTENSIONS_WORDS.split())
+# Words an experiment's claim may hold that its quote need not ("we tried the ...").
+_CLAIM_FILLER_WORDS = (
+    "a an the of for to in on and or with without by from into over as at via we our us "
+    "it its this that these those is are was were be been being has have had do did does "
+    "try tried trying tries test tested testing attempt attempted experiment experimented "
+    "use using used"
+)
+_CLAIM_FILLER = frozenset(_CLAIM_FILLER_WORDS.split())
 
 
 @dataclass(frozen=True)
@@ -79,7 +91,7 @@ def check_finding(
         return reject(f"a {finding.kind.value} carries no relation")
     kind_check = {
         FindingKind.MEASUREMENT: _check_measurement,
-        FindingKind.EXPERIMENT: _check_experiment,
+        FindingKind.EXPERIMENT: lambda f: _check_experiment(f, entry_text),
         FindingKind.FILE: lambda f: _check_file(f, known_paths),
         FindingKind.CONCEPT: _check_concept,
         FindingKind.RELATION: lambda f: _check_relation(f, known_entries),
@@ -112,7 +124,7 @@ def _check_measurement(f: Finding) -> Check:
     return KEPT
 
 
-def _check_experiment(f: Finding) -> Check:
+def _check_experiment(f: Finding, entry_text: str) -> Check:
     if f.verdict is None or f.verdict not in set(Verdict):
         return reject("an experiment needs a verdict (disproven, confirmed or reverted)")
     missing = numbers_outside(f.value, f.quote)
@@ -120,7 +132,41 @@ def _check_experiment(f: Finding) -> Check:
         return reject(f"figure(s) {', '.join(missing)} of the claim do not appear in its quote")
     if len(f.quote.split()) < 2:
         return reject(f"quote {f.quote!r} is too short to carry an experiment")
+    reported = quoted_verdicts(f.quote, entry_text)
+    if f.verdict not in reported:
+        says = (
+            "reports it " + " and ".join(sorted(v.value for v in reported))
+            if reported
+            else "reports no outcome of something tried"
+        )
+        return reject(f"the quote does not say it was {f.verdict.value}: it {says}")
+    unsupported = _words_outside(f.value, f.quote)
+    if unsupported:
+        return reject(
+            f"the claim's word(s) {', '.join(map(repr, unsupported))} are not in its quote"
+        )
     return KEPT
+
+
+def _words_outside(claim: str, quote: str) -> list[str]:
+    """The words of an experiment's claim its quote does not hold (words for trying and
+    small words aside); a word counts when the quote has it in another form ("batched",
+    "batching")."""
+    said = name_words(quote)
+    return [
+        w
+        for w in dict.fromkeys(name_words(claim))
+        if w not in _CLAIM_FILLER and not w.isdigit() and not any(_same_word(w, q) for q in said)
+    ]
+
+
+def _same_word(a: str, b: str) -> bool:
+    if len(a) < 4 or len(b) < 4:
+        return a == b
+    shared = next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
+    return shared >= max(3, min(len(a), len(b)) - 3)
 
 
 def _check_file(f: Finding, known_paths: Collection[str]) -> Check:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 
 from companybrain.model.findings import Verdict
+from companybrain.policy.sentences import sentences
+from companybrain.policy.text import normalise
 
 # Words that may sit between an auxiliary and its participle: "was quickly reverted".
 _ADVERB = r"(?:(?:then|later|quickly|soon|eventually|finally|immediately|also|since|already|"
@@ -145,20 +147,20 @@ def _stands(text: str, start: int) -> bool:
     )
 
 
-def _found(patterns: tuple[tuple[Verdict, re.Pattern[str]], ...], text: str) -> Verdict | None:
-    for verdict, pattern in patterns:
-        if any(_stands(text, m.start()) for m in pattern.finditer(text)):
-            return verdict
-    return None
+def _found(patterns: tuple[tuple[Verdict, re.Pattern[str]], ...], text: str) -> list[Verdict]:
+    return [
+        verdict
+        for verdict, pattern in patterns
+        if any(_stands(text, m.start()) for m in pattern.finditer(text))
+    ]
 
 
-def sentence_verdict(text: str) -> Verdict | None:
-    """The verdict a sentence reports about something tried, or None when it reports none.
-    Disproven wins over reverted over confirmed: "we tried it, it did not help and was
-    reverted" is above all a disproven idea."""
+def reported_verdicts(text: str) -> list[Verdict]:
+    """Every verdict a sentence reports about something tried (outcomes stated outright,
+    else the looser words beside a word for trying), disproven first; none for a question."""
     stripped = text.strip()
     if not stripped or stripped.endswith("?"):
-        return None
+        return []
     text = FIELD.sub(" ", text)  # a status field is read as a field, not as prose
     strong = _found(_STRONG, text)
     if strong:
@@ -168,4 +170,37 @@ def sentence_verdict(text: str) -> Verdict | None:
         for m in TRIED.finditer(text)
         if _stands(text, m.start()) and not _GENERIC_BEFORE.search(text[: m.start()])
     ]
-    return _found(_WEAK, text) if tried else None
+    return _found(_WEAK, text) if tried else []
+
+
+def sentence_verdict(text: str) -> Verdict | None:
+    """The verdict a sentence reports about something tried, or None when it reports none.
+    Disproven wins over reverted over confirmed: "we tried it, it did not help and was
+    reverted" is above all a disproven idea."""
+    found = reported_verdicts(text)
+    return found[0] if found else None
+
+
+def quoted_verdicts(quote: str, text: str) -> set[Verdict]:
+    """The verdicts `quote` reports as `text` says it: read from the whole sentence it was
+    cut from ("it did not help" cut from "If it did not help, we would revert it" reports
+    nothing), from the quote itself when it spans sentences; a heading quoted as the claim
+    tested also has the verdicts the entry's `Status: disproven` fields record."""
+    wanted = normalise(quote)
+    if not wanted:
+        return set()
+    within = [s for s in sentences(text) if wanted in normalise(s.text)]
+    if not within:
+        return set(reported_verdicts(quote))
+    found: set[Verdict] = set()
+    for s in within:
+        found |= set(reported_verdicts(s.text))
+        if s.heading:
+            found |= _field_verdicts(text)
+    return found
+
+
+def _field_verdicts(text: str) -> set[Verdict]:
+    return {
+        _FIELD_VERDICT[" ".join(m.group("verdict").lower().split())] for m in FIELD.finditer(text)
+    }
