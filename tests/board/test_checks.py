@@ -20,7 +20,7 @@ routed "remember this" to memory 0 times out of 20; with the old text, 16 out of
 The exporter in `src/exporter.py` batches its writes; p99 is 340 ms.
 It costs about 2.6–2.9x the latency.
 We tried a shorter router prompt; it did not help. If the next model also fails, we will
-revert the line. We tried caching the catalog and it worked.
+revert the line. We tried caching the catalog and it worked. This supersedes ADR-2.
 """
 PATHS = {"src/exporter.py", "src/router.py"}
 
@@ -152,12 +152,19 @@ def test_a_file_must_exist_in_git() -> None:
 
 
 def test_a_relation_must_name_a_known_entry() -> None:
-    quote = "We did fix the wrong line once and measured"
+    quote = "This supersedes ADR-2."
     rel = finding(FindingKind.RELATION, quote, "docs/adr/0002.md", relation="supersedes")
     assert check(rel, {"docs/adr/0002.md"})[0]
     assert not check(rel, {"docs/adr/0001.md"})[0]
     odd = finding(FindingKind.RELATION, quote, "docs/adr/0002.md", relation="loves")
     assert not check(odd, {"docs/adr/0002.md"})[0]
+
+
+def test_a_relation_is_kept_only_from_a_quote_that_states_it() -> None:
+    unrelated = "We did fix the wrong line once and measured"
+    for relation, said in (("supersedes", "supersedes"), ("replaced_by", "replaced by")):
+        rel = finding(FindingKind.RELATION, unrelated, "docs/adr/0002.md", relation=relation)
+        assert check(rel, {"docs/adr/0002.md"}) == (False, f"the quote does not say {said}")
 
 
 def test_kinds_do_not_carry_what_is_not_theirs() -> None:
@@ -206,7 +213,7 @@ def test_code_names_in_a_summary(summary: str, names: list[str]) -> None:
 
 def test_a_handoff_counts_only_when_a_different_agent_confirms_with_both_quotes() -> None:
     a, b = "This supersedes ADR-1.", "# 1. Use Kafka\n\nStatus: Superseded by ADR-2"
-    kwargs = {"from_id": "adr-2", "to_id": "adr-1"}
+    kwargs = {"from_id": "adr-2", "to_id": "adr-1", "relation": "supersedes"}
     same = check_confirmation("rules-1", "rules-1", a, a, "Use Kafka", b, **kwargs)
     assert same.outcome == "not_counted"
     other = check_confirmation("rules-1", "model-1", a, a, "Use Kafka", b, **kwargs)
@@ -215,3 +222,37 @@ def test_a_handoff_counts_only_when_a_different_agent_confirms_with_both_quotes(
     assert one_side.outcome == "rejected" and "adr-1" in one_side.reason
     invented = check_confirmation("rules-1", "model-1", a, a, "Use Pulsar", b, **kwargs)
     assert invented.outcome == "rejected" and "not in adr-1" in invented.reason
+    passive = check_confirmation("rules-1", "model-1", "2. Stop", "# 2. Stop", b, b, **kwargs)
+    assert passive.outcome == "confirmed"  # "Superseded by ADR-2" states it from the other side
+
+
+@pytest.mark.parametrize(
+    ("quote_from", "from_text", "reason"),
+    [
+        (
+            "We publish ledger events.",
+            "We publish ledger events. We tried Kafka.",
+            "neither quote of the confirmation says that adr-2 supersedes adr-1",
+        ),
+        (
+            "This does not supersede ADR-1.",
+            "# 2. Stop\n\nThis does not supersede ADR-1.",
+            "the confirmation's quote says it does not: 'This does not supersede ADR-1.'",
+        ),
+        (
+            "ADR-1 is no longer superseded by this.",
+            "ADR-1 is no longer superseded by this.",
+            "the confirmation's quote says it does not: 'ADR-1 is no longer superseded by this.'",
+        ),
+    ],
+)
+def test_a_confirmation_whose_quotes_do_not_state_the_relation_is_rejected(
+    quote_from: str, from_text: str, reason: str
+) -> None:
+    """A model confirming "ADR-3 supersedes ADR-2" with "This does not supersede ADR-2."
+    made ADR-3 the decision in force, citing that sentence."""
+    outcome = check_confirmation(
+        "rules-1", "model-1", quote_from, from_text, "Use Kafka", "# 1. Use Kafka",
+        from_id="adr-2", to_id="adr-1", relation="supersedes",
+    )  # fmt: skip
+    assert (outcome.outcome, outcome.reason) == ("rejected", reason)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companybrain.ask.repo.history_tools import trace
 from companybrain.ask.repo.tools import disproven
 from companybrain.board.fill import fill
 from companybrain.board.options import BoardOptions
@@ -241,3 +242,45 @@ def test_the_model_confirms_a_handoff_with_quotes_and_an_invented_quote_is_rejec
     assert relations == [("supersedes", ADR_1.id)]
     judge_prompt = model_server.requests[0]["messages"][-1]["content"]
     assert ADR_1.id in judge_prompt and "This supersedes ADR-1." in judge_prompt
+
+
+def test_a_model_confirming_a_relation_the_entry_denies_writes_nothing(
+    store: Store,
+    board: Store,
+    settings: Settings,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+) -> None:
+    """ADR-3 says "This does not supersede ADR-2."; a model confirmed the handoff the rules
+    raised from it, quoting that sentence and a real line of ADR-2, and `trace` answered
+    that ADR-3 replaced ADR-2 and is the one in force, citing the sentence that denies it."""
+    seed_decisions(store, ADRS)
+    seed_files(store, FILES)
+    fill(store, board, OPTIONS)
+    Worker(settings, OPTIONS, "rules-1").run()  # raises ADR-2 -> ADR-1 and ADR-3 -> ADR-2
+    model_server.play(
+        tool_call(
+            "judge_handoff",
+            {"verdict": "confirm", "quote_from": "This supersedes ADR-1.",
+             "quote_to": "We publish ledger events through Kafka.", "reason": "it says so"},
+        ),
+        tool_call(
+            "judge_handoff",
+            {"verdict": "confirm", "quote_from": "This does not supersede ADR-2.",
+             "quote_to": "Status: Accepted", "reason": "both entries say so"},
+        ),
+    )  # fmt: skip
+
+    assert Worker(model_settings, OPTIONS, "model-1", "model").run() == 2
+
+    settled = {h["from_entry"]: h for h in board_q.handoffs(board)}
+    assert settled[ADR_2.id]["status"] == "confirmed"
+    denied = settled[ADRS[2].id]
+    assert (denied["status"], denied["reason"]) == (
+        "rejected",
+        "the confirmation's quote says it does not: 'This does not supersede ADR-2.'",
+    )
+    assert [f for f in findings_q.findings_of(store, ADRS[2].id) if f.relation] == []
+    answer = trace(store, ADR_2.id)
+    assert answer.result["chain"] == [ADR_2.id, ADR_1.id]
+    assert "This does not supersede ADR-2." not in [c.quote for c in answer.citations]

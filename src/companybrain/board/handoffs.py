@@ -61,6 +61,7 @@ def settle(
             target.text,
             from_id=source.id,
             to_id=target.id,
+            relation=handoff["relation"],
         )
     else:
         outcome = Confirmation("rejected", judgement.reason or "(no reason given)")

@@ -14,7 +14,7 @@ from companybrain.board.file_summary import combine_summaries, summarise_file
 from companybrain.board.reading import Context, Entry, Judgement, Reading
 from companybrain.model.findings import Finding, FindingKind
 from companybrain.policy.experiments import field_verdict, sentence_verdict
-from companybrain.policy.finding_checks import FILE_EXTENSIONS, PASSIVE
+from companybrain.policy.finding_checks import FILE_EXTENSIONS, NEGATED_RELATION, PASSIVE
 from companybrain.policy.sentences import Sentence, sentences
 from companybrain.policy.text import normalise
 
@@ -44,11 +44,6 @@ _RELATION = re.compile(
 _ONE_TARGET = re.compile(_TARGET, re.I)
 # Targets written this loosely count only when they name an entry: "replaces V2" is prose.
 _LOOSE_TARGET = re.compile(r'^(?:"|“|[A-Z]{1,6}-?\d{1,5}$)')
-_NEGATED = re.compile(
-    r"\b(not|never|no longer|doesn't|does not|didn't|did not|won't|will not|isn't|without)\s+"
-    r"(?:\w+\s+){0,2}(supersede|replace|revert)",
-    re.I,
-)
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.I)
 _PATH = re.compile(r"(?<![\w/.@-])((?:[\w.-]+/)*[\w-][\w.-]*\.([A-Za-z0-9]{1,10}))(?![\w/])")
 _BACKTICKED = re.compile(r"`([^`\n]{2,60})`")
@@ -183,7 +178,7 @@ class RulesReader:
         if not said:
             return Judgement(False, reason=f"neither {source.id} nor {target.id} states it")
         for sentence in said:
-            if _NEGATED.search(sentence):
+            if NEGATED_RELATION.search(sentence):
                 return Judgement(False, reason=f"the sentence says it does not: {sentence!r}")
         older = _older(source.date, target.date)
         if older:

@@ -23,12 +23,24 @@ from pathlib import PurePosixPath
 
 from companybrain.model.findings import Finding, FindingKind, Verdict
 from companybrain.policy.experiments import quoted_verdicts
-from companybrain.policy.text import name_words, normalise, quote_in
+from companybrain.policy.text import name_words, normalise, quote_in, straight_quotes
 
 # Relations as read from one side: the passive forms are kept on the board and turned
 # into the active form (A supersedes B) when a handoff is raised.
 RELATIONS = ("supersedes", "replaces", "reverts")
 PASSIVE = {"superseded_by": "supersedes", "replaced_by": "replaces", "reverted_by": "reverts"}
+# A quote states a relation in its verb ("supersedes ADR-7", "Superseded by", "replacing");
+# one that says it does not ("does not supersede", "is no longer replaced by") denies it.
+_RELATION_VERB = {
+    "supersedes": re.compile(r"\bsupersed", re.I),
+    "replaces": re.compile(r"\breplac", re.I),
+    "reverts": re.compile(r"\brevert", re.I),
+}
+NEGATED_RELATION = re.compile(
+    r"\b(not|never|no longer|doesn't|does not|didn't|did not|won't|will not|isn't|without)\s+"
+    r"(?:\w+\s+){0,2}(supersede|replace|revert)",
+    re.I,
+)
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -195,6 +207,8 @@ def _check_relation(f: Finding, known_entries: Collection[str] | None) -> Check:
         return reject("an entry cannot relate to itself")
     if known_entries is not None and f.value not in known_entries:
         return reject(f"{f.value!r} is no entry in the brain")
+    if not _RELATION_VERB[PASSIVE.get(f.relation, f.relation)].search(f.quote):
+        return reject(f"the quote does not say {f.relation.replace('_', ' ')}")
     return KEPT
 
 
@@ -275,8 +289,10 @@ def check_confirmation(
     *,
     from_id: str,
     to_id: str,
+    relation: str,
 ) -> Confirmation:
-    """A handoff counts only when a different agent confirms it with a quote from each side."""
+    """A handoff counts only when a different agent confirms it with a quote from each side,
+    one of which states the relation (its verb) and neither denies it."""
     if agent == raised_by:
         return Confirmation(
             "not_counted", f"{agent} raised this handoff; only a different agent can confirm it"
@@ -287,6 +303,17 @@ def check_confirmation(
         if not quote_in(quote, text):
             return Confirmation(
                 "rejected", f"the confirmation's quote is not in {side}: {_short(quote)!r}"
+            )
+    verb = _RELATION_VERB[PASSIVE.get(relation, relation)]
+    stating = [q for q in (quote_from, quote_to) if verb.search(q)]
+    if not stating:
+        return Confirmation(
+            "rejected", f"neither quote of the confirmation says that {from_id} {relation} {to_id}"
+        )
+    for quote in stating:
+        if NEGATED_RELATION.search(straight_quotes(quote)):
+            return Confirmation(
+                "rejected", f"the confirmation's quote says it does not: {_short(quote)!r}"
             )
     return Confirmation("confirmed", f"confirmed by {agent} with a quote from each side")
 
