@@ -152,7 +152,10 @@ def test_i_dont_know_that_asserts_an_owner_is_withheld(
     )
     out = run_agent("Who owns the ledger?", ctx, TOOLS)
     assert out.status == "withheld"
-    assert out.reason == "says it does not know, yet makes a claim beside that"
+    assert out.reason == (
+        "says it does not know, yet makes a claim beside that; "
+        "names someone or something that neither the graph nor the tools know"
+    )
     assert "Priya" not in out.text
 
 
@@ -259,6 +262,54 @@ def test_an_owner_the_tools_did_not_give_is_withheld_even_with_a_real_citation(
     assert out.status == "withheld" and out.text_by == "template"
     assert "no owner_of answer of this run names as the owner" in (out.reason or "")
     assert prose not in out.text and "CC-1047" in out.text
+
+
+@pytest.mark.parametrize(
+    ("prose", "reason"),
+    [
+        (
+            "Kofi Mensah owns the billing gateway; Zara Quinn is his deputy [CC-1047].",
+            "names someone or something that neither the graph nor the tools know",
+        ),
+        (
+            "Kofi Mensah owns the billing gateway and the search index [CC-1047].",
+            "names someone or something of the graph that no tool returned in this run",
+        ),
+        (
+            "Kofi Mensah owns the billing gateway [CC-1047]. Lena Varga is his backup.",
+            "names someone or something of the graph that no tool returned in this run",
+        ),
+    ],
+)
+def test_a_name_no_tool_returned_is_withheld_even_with_a_real_citation(
+    demo: Store,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+    prose: str,
+    reason: str,
+) -> None:
+    """Only citations, figures and owners were checked: a deputy the model made up, or a
+    second service it gave the owner, was shown as a checked, model-written answer."""
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(prose))
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    assert (out.status, out.text_by, out.reason) == ("withheld", "template", reason)
+    assert prose not in out.text and "CC-1047" in out.text
+
+
+def test_names_the_tools_returned_or_the_question_used_may_be_written(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    prose = (
+        "Kofi Mensah owns BGW, the Billing Gateway: it moved to him from Ines Halvorsen "
+        "on Wednesday 14 October 2026 [CC-1047]."
+    )
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(prose))
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    assert (out.status, out.text, out.reason) == ("answered", prose, None)
 
 
 def test_as_person_hides_restricted_records_from_the_agent(

@@ -264,10 +264,10 @@ def test_many_unsupported_figures_make_one_readable_reason(evidence) -> None:  #
 def test_an_owner_no_owner_of_answer_gave_fails(evidence, text: str) -> None:  # type: ignore[no-untyped-def]
     report = check_answer(text, evidence)
     assert not report.passed
-    assert report.failures == (
-        "calls someone the owner whom no owner_of answer of this run names as the owner",
+    assert report.failures[0] == (
+        "calls someone the owner whom no owner_of answer of this run names as the owner"
     )
-    assert "Ines" not in report.failures[0] and "Mallory" not in report.failures[0]
+    assert not any("Ines" in f or "Mallory" in f for f in report.failures)
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from companybrain.ask.catalog import PERSON, PROJECT, SERVICE, TEAM, load_catalog
 from companybrain.ask.registry import ReadOnlyStore, ToolContext, ToolSpec, read_only_tools
 from companybrain.config import Settings
 from companybrain.errors import BrainError, InputError, ModelError
@@ -25,6 +26,7 @@ from companybrain.policy.answer_checks import (
     evidence_from_answers,
     withheld,
 )
+from companybrain.policy.explanation import Named
 from companybrain.policy.time import VagueDate
 
 DEFAULT_MAX_STEPS = 8
@@ -156,7 +158,8 @@ def run_agent(
             reason = f"the model failed at step {turn}: {exc}"
             return _withheld(question, answers, steps, now, reason, None)
         if not reply.tool_calls:
-            return _finish(question, (reply.content or "").strip(), answers, steps, now)
+            known = _known(ctx) if answers else []
+            return _finish(question, (reply.content or "").strip(), answers, steps, now, known)
         messages.append(reply.as_message())
         for n, call in enumerate(reply.tool_calls):
             if n < MAX_CALLS_PER_TURN:
@@ -204,12 +207,23 @@ def _tool_content(step: Step) -> str:
     return text
 
 
+def _known(ctx: ToolContext) -> list[Named]:
+    """The people, services, projects and teams the graph knows, for the answer's names."""
+    catalog = load_catalog(ctx.store)
+    return [Named(e.id, e.names) for e in catalog.of(PERSON, SERVICE, PROJECT, TEAM)]
+
+
 def _finish(
-    question: str, text: str, answers: list[Answer], steps: list[Step], now: str | None
+    question: str,
+    text: str,
+    answers: list[Answer],
+    steps: list[Step],
+    now: str | None,
+    known: list[Named],
 ) -> AgentAnswer:
     if not text:
         return _withheld(question, answers, steps, now, "the model's answer was empty", None)
-    report = check_answer(text, evidence_from_answers(answers))
+    report = check_answer(text, evidence_from_answers(answers), known, question)
     if not report.passed:
         return _withheld(question, answers, steps, now, None, report)
     cited = set(report.cited)

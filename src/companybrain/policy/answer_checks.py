@@ -10,6 +10,8 @@ whether the user may see it:
   Not every negation is an abstention ("Ben does not own it" is a claim), and a sentence
   opening with "Not surprisingly" is a claim like any other;
 - anything else must cite at least one item: cite or abstain;
+- every person, service, project or team it names is one a tool returned (or the question
+  names), and no name is one that neither the graph nor the tools know;
 - whoever it calls an owner ("X owns", "owned by X", "ownership moved to X") must be the
   owner an `owner_of` answer of this run gave, of what the sentence names: a real citation
   beside a previous, outranked or invented owner does not make them the owner.
@@ -21,12 +23,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companybrain.model.answer import Answer
-from companybrain.policy.explanation import approval_claim
+from companybrain.policy.explanation import Named, approval_claim, unknown_proper_name
 from companybrain.policy.text import fold_name, names_in, normalise, quote_in
 
 # -- evidence ----------------------------------------------------------------------------
@@ -225,8 +227,12 @@ class CheckReport:
         }
 
 
-def check_answer(text: str, evidence: Evidence) -> CheckReport:
-    """Check a model's final answer against what the tools returned in this run."""
+def check_answer(
+    text: str, evidence: Evidence, known: Sequence[Named] = (), asked: str = ""
+) -> CheckReport:
+    """Check a model's final answer against what the tools returned in this run. `known`:
+    the people, services, projects and teams the graph knows, and `asked` the question:
+    the answer may name only those the tools returned (or the question names)."""
     failures: list[str] = []
     cites = _citations(text, evidence)
     for c in cites:
@@ -269,6 +275,7 @@ def check_answer(text: str, evidence: Evidence) -> CheckReport:
     # Quoting a record that says "approved" is the record's word; saying it is not.
     if said := approval_claim(_unquoted(masked, evidence)):
         failures.append(said)
+    failures += _names_not_returned(_unquoted(masked, evidence), evidence, known, asked)
     cited = tuple(dict.fromkeys(i for c in cites for i in c.ids))
     failures = _shorten(list(dict.fromkeys(failures)))
     return CheckReport(
@@ -533,6 +540,35 @@ def _owner_claims(text: str, evidence: Evidence) -> list[str]:
                         "gives to another"
                     )
     return failures
+
+
+def _names_not_returned(
+    plain: str, evidence: Evidence, known: Sequence[Named], asked: str
+) -> list[str]:
+    """Someone or something the answer names that no tool returned in this run: a person,
+    service, project or team of the graph ("Kofi owns the gateway and the search index"),
+    or a name the graph does not know at all ("Zara Quinn is his deputy")."""
+    returned = [asked, *(t for it in evidence.values() for t in (it.id, *it.names, *it.texts))]
+    # say what kind of name, never repeat it: the user must not see it
+    for entity in known:
+        if entity.id in evidence or not any(_says_name(plain, n) for n in entity.names):
+            continue
+        if not any(names_in(t, entity.names) for t in returned):
+            return ["names someone or something of the graph that no tool returned in this run"]
+    vocabulary = [*returned, *(n for entity in known for n in entity.names)]
+    if unknown_proper_name(plain, vocabulary):
+        return ["names someone or something that neither the graph nor the tools know"]
+    return []
+
+
+def _says_name(text: str, name: str) -> bool:
+    """Does `text` name `name`? A one-word name only as written, capitals and all ("Kofi",
+    "BGW"): a lower-case one ("dev", "ledger") is as often a common word."""
+    if len(name.split()) > 1:
+        return names_in(text, [name])
+    if name.islower():
+        return False
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
 
 
 def _names_person(name: str, item: EvidenceItem) -> bool:

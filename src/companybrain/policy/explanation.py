@@ -8,7 +8,7 @@ before the checks that look for assertions."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from companybrain.policy.injection import hidden_characters, instructs
@@ -310,11 +310,16 @@ _COMMON = _words(
 
 
 def _unknown_proper_name(assertions: str, facts: ExplanationFacts) -> str | None:
-    """A capitalised name-like word the evidence never uses ("Mallory"): models invent
-    people, and only names from the evidence may appear."""
-    known = {part for w in facts.vocabulary for part in fold_name(w).split()} | _COMMON
+    return unknown_proper_name(assertions, facts.vocabulary)
+
+
+def unknown_proper_name(assertions: str, vocabulary: Iterable[str]) -> str | None:
+    """A capitalised name-like word the evidence (its `vocabulary`) never uses ("Mallory"):
+    models invent people, and only names from the evidence may appear. (Also checked on an
+    agent's answers: policy/answer_checks.py.)"""
+    known = {part for w in vocabulary for part in fold_name(w).split()} | _COMMON
     for sentence in _sentences(assertions):
-        tokens = re.findall(r"[A-Za-z][\w'’-]*", sentence)
+        tokens = re.findall(r"(?<![\w'’-])[A-Za-z][\w'’-]*", sentence)
         for i, token in enumerate(tokens):
             if not token[0].isupper():
                 continue
