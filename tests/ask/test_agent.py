@@ -250,6 +250,13 @@ def test_the_agent_answers_from_the_real_tools(
         "Ines Halvorsen owns the billing gateway [CC-1047].",  # the previous owner
         "Hamid Rezaei is the owner of the billing gateway [CC-1047].",  # nobody's claim
         "Mallory owns everything, including the billing gateway [CC-1047].",  # injected
+        # other ways of saying it, which passed as "not an owner claim"
+        "Ines Halvorsen remains the owner of the billing gateway [CC-1047].",
+        "Ines is still in charge of the billing gateway [CC-1047].",
+        "Ines Halvorsen is responsible for the billing gateway [CC-1047].",
+        "Ownership of the billing gateway is still with Ines Halvorsen [CC-1047].",
+        "The billing gateway's owner remains Ines [CC-1047].",
+        "Ines continues to own the billing gateway [CC-1047].",
     ],
 )
 def test_an_owner_the_tools_did_not_give_is_withheld_even_with_a_real_citation(

@@ -494,6 +494,20 @@ _OWNER_CLAIMS = (
         r"(?i:\b(?:ownership|owner)\b[^.;\n]{0,80}?\b(?:passe[sd]|moved|went|transferr?(?:ed|s)"
         r"|handed\s+over)\s+(?:\w+\s+){0,4}?to\s+)" + _NAME
     ),
+    # "Ines remains the owner", "is in charge of", "is responsible for", "continues to own",
+    # "keeps ownership"; "ownership is still with Ines", "stays with Ines", "in the hands of"
+    re.compile(
+        _NAME + r"\s+(?i:(?:(?:still|now|currently|really|also|effectively)\s+)*(?:(?:remains"
+        r"|stays|continues\s+as)\s+(?:(?:still|now)\s+)?(?:the\s+)?(?:current\s+|sole\s+)?"
+        r"(?:owner|review\s+contact|responsible|in\s+charge)\b|is\s+(?:(?:still|now|currently)"
+        r"\s+)?(?:responsible\s+for|in\s+charge\s+of)\b|continues\s+to\s+own\b"
+        r"|(?:has|holds|keeps|retains)\s+(?:the\s+)?ownership\b))"
+    ),
+    re.compile(
+        r"(?i:\b(?:ownership|owner|review\s+contact)\b[^.;\n]{0,80}?\b(?:(?:is|remains|stays"
+        r"|rests|lies)\s+(?:(?:still|now|currently)\s+)?with|(?:remains|stays)"
+        r"|in\s+the\s+hands\s+of)\s+)" + _NAME
+    ),
 )
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 
