@@ -9,7 +9,9 @@ import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companybrain.ask.engine import ask
 from companybrain.ask.repo import history_tools
+from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.repo.ingest import ingest_repo
 from tests.repo.gitrepo import GitRepo
@@ -48,3 +50,29 @@ def test_origin_before_a_shallow_clone_s_cut_is_not_recorded(store: Store, tmp_p
     for subject in ("src/old.py", "DECISIONS.md#Use Redis"):
         got = history_tools.origin(store, subject, now=NOW).result
         assert got is not None and got["author_name"] == "Ann Lee", subject
+
+
+def test_a_day_before_a_shallow_clone_s_cut_is_not_said_to_have_no_commits(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    repo = GitRepo(tmp_path / "full")
+    repo.write("DECISIONS.md", "# Decisions\n\n## Use Redis\n\nsrc/cache.py uses Redis.\n")
+    repo.write("src/cache.py", "x = 1\n")
+    repo.write("AGENTS.md", "# Agents\n\n## Cache\n\nKeep Redis for the cache.\n")
+    repo.commit("Start", "2024-01-10T10:00:00Z", author=ANN)
+    for n in range(3):
+        repo.write("src/cache.py", f"x = {n}\n")
+        repo.commit(f"Tune {n}", f"2024-0{n + 2}-01T10:00:00Z", author=CAROL)
+    shallow = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", f"file://{repo.root}", str(shallow)], check=True
+    )
+    ingest_repo(store, shallow)
+    for question in (
+        "Why src/cache.py as of 2024-01-20?",
+        "What did AGENTS.md say about the cache on 2024-01-20?",
+    ):
+        answer = ask(store, settings, question, now=NOW)
+        assert answer.refusal is not None and answer.refusal.code.value == "NO_CLAIM"
+        assert "shallow clone" in answer.refusal.message, answer.refusal.message
+        assert "no commit had landed" not in answer.refusal.message

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from companybrain.ask.repo.answers import Row
 from companybrain.ask.repo.review import EntryIds, repository_path
 from companybrain.ask.repo.subjects import clean, resolve_decision
-from companybrain.ask.repo.told import branch_tip
+from companybrain.ask.repo.told import before_history, branch_tip
 from companybrain.errors import InputError
 from companybrain.graph.queries import repo_read
 from companybrain.policy.text import quote_in
@@ -87,7 +87,7 @@ def stood(store: Store, when: QuestionTime, tz: str = "UTC") -> Then | str | Non
     day = format_instant(when.as_of, tz)
     landed = branch_tip(repo_read.mainline_last_landed(store, when.as_of_ms))
     if landed is None:
-        return f"no commit had landed by {day}"
+        return before_history(store, day)
     if landed["commit"] in {r["head"] for r in repo_read.repositories(store)}:
         return None
     tip = landed["commit"]

@@ -92,6 +92,18 @@ def branch_tip(last: list[dict[str, Any]]) -> dict[str, Any] | None:
     return max(tips, key=lambda c: (c["committer_at"] or "", c["commit"]), default=None)
 
 
+def before_history(store: Store, day: str) -> str:
+    """Why nothing is known of `day`: no commit had landed, or a shallow clone's history
+    begins later (commits had landed; the history read does not hold them)."""
+    if repo_read.shallow_boundary(store):
+        return (
+            f"the history read is a shallow clone that begins after {day}, so what the "
+            "repository held then is not in it (fetch the whole history and run ingest-repo "
+            "again)"
+        )
+    return f"no commit had landed by {day}"
+
+
 def told(
     store: Store,
     when: str,
@@ -137,7 +149,7 @@ def told(
         as_of = format_instant(reading.as_of, tz)
         landed = branch_tip(repo_read.mainline_last_landed(store, reading.as_of_ms))
         if landed is None:
-            return answers.not_recorded(q, "told", subject, now, f"no commit had landed by {as_of}")
+            return answers.not_recorded(q, "told", subject, now, before_history(store, as_of))
         tree_commit, ids = landed["commit"], list(landed["instructions"] or [])
         day = (
             f", {reading.day.isoformat()}"
