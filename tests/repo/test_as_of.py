@@ -147,3 +147,12 @@ def test_the_agents_tools_read_the_day_of_its_question(
         assert came.refusal is not None and came.refusal.code.value == "NO_CLAIM"
     finally:
         ro.close()
+
+
+def test_who_knows_before_anyone_touched_it_says_by_when(
+    store: Store, settings: Settings, repo: GitRepo
+) -> None:
+    early = _ask(store, settings, "Who knows src/exporter.py as of 2024-12-01?")
+    assert early.refusal is not None and early.refusal.code.value == "NO_CLAIM"
+    assert early.refusal.message.endswith("by 2024-12-01T23:59:59Z"), early.refusal.message
+    assert _ask(store, settings, "Who knows src/exporter.py as of 2025-01-11?").result

@@ -334,7 +334,12 @@ def who_knows(
     people, agents = expertise.rank(rows)
     if not people and not agents:
         return answers.not_recorded(
-            q, "who_knows", ps.as_subject(), now, f"no commit in the history touched {ps.asked}"
+            q,
+            "who_knows",
+            ps.as_subject(),
+            now,
+            f"no commit in the history touched {ps.asked}"
+            + (f" by {answers.as_of_text(now)}" if until_ms is not None else ""),
         )
     touches = repo_read.touches(store, list(ps.paths), until_ms, 500)
     citations: list[Citation] = []
