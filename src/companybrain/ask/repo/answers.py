@@ -148,15 +148,22 @@ def cite_commit(commit: Row) -> Citation:
 
 
 def not_recorded(
-    question: str, tool: str, subject: dict[str, Any] | None, now: datetime | None, what: str
+    question: str,
+    tool: str,
+    subject: dict[str, Any] | None,
+    now: datetime | None,
+    what: str,
+    as_of: str | None = None,
 ) -> Answer:
+    """`as_of`: the time the question is about, when it is not `now` as a datetime (a
+    commit's time as git wrote it)."""
     return Answer.refused(
         question,
         RefusalCode.NO_CLAIM,
         f"not recorded: {what}",
         tool=tool,
         subject=subject,
-        as_of=as_of_text(now),
+        as_of=as_of or as_of_text(now),
     )
 
 

@@ -149,7 +149,9 @@ def told(
         as_of = format_instant(reading.as_of, tz)
         landed = branch_tip(repo_read.mainline_last_landed(store, reading.as_of_ms))
         if landed is None:
-            return answers.not_recorded(q, "told", subject, now, before_history(store, as_of))
+            return answers.not_recorded(
+                q, "told", subject, now, before_history(store, as_of), as_of=as_of
+            )
         tree_commit, ids = landed["commit"], list(landed["instructions"] or [])
         day = (
             f", {reading.day.isoformat()}"
@@ -162,15 +164,18 @@ def told(
         versions = [v for v in versions if _file_matches(v["file"], file)]
     if not versions:
         what = f"{file} was not" if file else "no agent instruction file was"
-        return answers.not_recorded(q, "told", subject, now, f"{what} in the tree {context}")
+        return answers.not_recorded(
+            q, "told", subject, now, f"{what} in the tree {context}", as_of=as_of
+        )
     words = topic_words(topic)
     found = [(v, matching(_spans(v), words)) for v in versions]
     found = [(v, spans) for v, spans in found if spans]
     if not found:
         names = ", ".join(v["file"] for v in versions)
         return answers.not_recorded(
-            q, "told", subject, now, f"{names} in force {context} say nothing about “{topic}”"
-        )
+            q, "told", subject, now, f"{names} in force {context} say nothing about “{topic}”",
+            as_of=as_of,
+        )  # fmt: skip
     found.sort(key=lambda vs: (vs[0]["file"].count("/"), vs[0]["file"]))
     main, spans = found[0]
     result = {
