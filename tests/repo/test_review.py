@@ -9,6 +9,7 @@ import pytest
 
 from companybrain.ask.repo import review_markdown
 from companybrain.ask.repo.review import review
+from companybrain.errors import InputError
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import findings_q
 from companybrain.model.findings import Finding, FindingKind, Verdict
@@ -143,3 +144,18 @@ def test_a_branch_is_reviewed_from_where_it_left_its_base(
     assert a.result is not None
     assert a.result["decisions"] == [] and a.result["warnings"] == [], a.result
     assert a.result["base"] == r.git("merge-base", "main", "docs-only")
+
+
+def test_a_moved_repository_is_named_not_called_one_of_several(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    r = GitRepo(tmp_path / "r")
+    r.write("src/a.py", "a = 1\n")
+    r.commit("Start", "2025-01-01T10:00:00Z")
+    ingest_repo(store, r.root)
+    r.root.rename(tmp_path / "moved")
+    monkeypatch.chdir(tmp_path)  # not inside any repository
+    with pytest.raises(InputError, match="is no longer there") as caught:
+        review(store, "HEAD")
+    assert "several" not in str(caught.value) and str(r.root) in str(caught.value)
+    assert review(store, "HEAD", repo=tmp_path / "moved").status == "answered"

@@ -49,6 +49,11 @@ def repository_path(store: Store, given: Path | None = None) -> Path:
         return here
     if not known:
         raise InputError("no repository is ingested into this graph: run `brain ingest-repo PATH`")
+    if len(known) == 1:
+        raise InputError(
+            f"the repository ingested here, {known[0]['path']}, is no longer there: name its "
+            "folder with --repo PATH"
+        )
     raise InputError("several repositories are ingested here; name one with --repo PATH")
 
 
