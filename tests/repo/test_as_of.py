@@ -77,7 +77,7 @@ def test_why_a_file_on_a_past_day_has_the_decisions_of_that_day(
     ):
         answer = _ask(store, settings, question)
         assert answer.status == "answered", answer.refusal
-        assert answer.as_of is not None and answer.as_of.startswith("2025-03-01")
+        assert answer.as_of == "2025-03-01T23:59:59.999Z"  # as told and owner_of write it
         assert answer.result is not None
         items = answer.result["decisions"]
         assert [(d["id"], d["status"]) for d in items] == [(OLD, "accepted")]
@@ -154,5 +154,5 @@ def test_who_knows_before_anyone_touched_it_says_by_when(
 ) -> None:
     early = _ask(store, settings, "Who knows src/exporter.py as of 2024-12-01?")
     assert early.refusal is not None and early.refusal.code.value == "NO_CLAIM"
-    assert early.refusal.message.endswith("by 2024-12-01T23:59:59Z"), early.refusal.message
+    assert early.refusal.message.endswith("by 2024-12-01T23:59:59.999Z"), early.refusal.message
     assert _ask(store, settings, "Who knows src/exporter.py as of 2025-01-11?").result

@@ -9,13 +9,14 @@ from typing import Any
 
 from companybrain.ask.repo.topic import locate
 from companybrain.model.answer import Answer, Citation, RefusalCode
+from companybrain.policy.time import format_instant
 
 Row = dict[str, Any]
 
 
 def as_of_text(now: datetime | None) -> str:
-    moment = (now or datetime.now(UTC)).astimezone(UTC)
-    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+    """As the company tools write it: the end of a day is 23:59:59.999, not 23:59:59."""
+    return format_instant(now or datetime.now(UTC))
 
 
 def effective_status(row: Row) -> str | None:
