@@ -56,3 +56,16 @@ def test_brought_back_changed_it_is_recorded_anew(store: Store, tmp_path: Path) 
     ingest_repo(store, r.root)
     came = history_tools.origin(store, ADR, now=NOW)
     assert came.result is not None and came.result["commit"] == r.head()
+
+
+def test_restored_then_moved_it_is_still_recorded_where_it_first_was(
+    store: Store, tmp_path: Path
+) -> None:
+    old = "doc/adr/0001-use-kafka.md"
+    r = _restored(tmp_path, old, TEXT)
+    first = r.git("rev-list", "--max-parents=0", "HEAD")
+    r.mv(old, ADR)
+    r.commit("Move the ADRs", "2025-04-01T10:00:00Z", author=CY)
+    ingest_repo(store, r.root)
+    came = history_tools.origin(store, ADR, now=NOW)
+    assert came.result is not None and came.result["commit"] == first

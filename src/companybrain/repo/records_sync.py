@@ -175,7 +175,8 @@ def _provenance(
                 if not shas:
                     continue
                 if kind_of(path) == "adr":  # one entry in the file: nothing to copy from
-                    restored = _before_restore(repo_path, blobs, path, e, shas[0], added)
+                    then = _path_in(b, shas[0], e, path)
+                    restored = _before_restore(repo_path, blobs, then, e, shas[0], added)
                     recorded[e.id] = (restored, shas[-1])
                     continue
                 plain = plain or blame(repo_path, rev, path, moves=False)
@@ -186,7 +187,8 @@ def _provenance(
                 )
                 if first is None:  # all of it alike to other entries: a copy
                     shas, first = written, written[0]
-                first = _before_restore(repo_path, blobs, path, e, first, added)
+                then = _path_in(b, first, e, path)
+                first = _before_restore(repo_path, blobs, then, e, first, added)
                 recorded[e.id] = (first, shas[-1])
     times = repo_write.commit_times(store, sorted({c for c, _ in recorded.values()}))
     prov: list[dict[str, Any]] = []
@@ -219,6 +221,17 @@ def _provenance(
 MAX_RESTORES = 10
 
 
+def _path_in(b: Blame, sha: str, e: DecisionEntry, path: str) -> str:
+    """The path of `e`'s file in commit `sha` (it may have been renamed since)."""
+    return next((p for _, p in b.lines_of(sha, e.line_start, e.line_end)), path)
+
+
+def _same_entry(old: DecisionEntry, e: DecisionEntry) -> bool:
+    """The same entry, by its heading in its file (the file may have had another path),
+    with the same text."""
+    return old.id[len(old.path) :] == e.id[len(e.path) :] and old.text.strip() == e.text.strip()
+
+
 def _before_restore(
     repo_path: Path,
     blobs: BlobReader,
@@ -227,10 +240,10 @@ def _before_restore(
     sha: str,
     added: dict[tuple[str, str], bool],
 ) -> str:
-    """The commit that recorded `e`, when `sha` (the one blame names) only restored its
-    file: blame does not look past a deletion, so every line of a decision deleted and then
-    brought back is the restoring commit's. When the text restored is the entry's text as
-    it was deleted, it was recorded where that text was."""
+    """The commit that recorded `e`, when `sha` (the one blame names, where its file was at
+    `path`) only restored its file: blame does not look past a deletion, so every line of a
+    decision deleted and then brought back is the restoring commit's. When the text
+    restored is the entry's text as it was deleted, it was recorded where that text was."""
     for _ in range(MAX_RESTORES):
         if (sha, path) not in added:  # once per commit and file: a log holds many entries
             added[(sha, path)] = (
@@ -247,13 +260,15 @@ def _before_restore(
         kind = kind_of(path)
         if old is None or kind is None:
             return sha
-        was = next((o for o in parse_file(path, old, kind) if o.id == e.id), None)
-        if was is None or was.text.strip() != e.text.strip():
+        was = next((o for o in parse_file(path, old, kind) if _same_entry(o, e)), None)
+        if was is None:
             return sha  # brought back changed: recorded anew
-        earlier = blame(repo_path, f"{gone}^", path).commits_in(was.line_start, was.line_end)
-        if not earlier:
+        earlier = blame(repo_path, f"{gone}^", path)
+        shas = earlier.commits_in(was.line_start, was.line_end)
+        if not shas:
             return sha
-        sha = earlier[0]
+        sha = shas[0]
+        path = _path_in(earlier, sha, was, path)
     return sha
 
 
