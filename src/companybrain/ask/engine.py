@@ -129,7 +129,10 @@ def ask(
         return code_answer
     route = router.route(question, catalog)
     if code_answer is not None and _repository_decision(route):
-        return code_answer  # read from its log, with its history: that refusal stands
+        when = _question_time(question, clock, as_of, as_of_field, catalog)
+        if isinstance(when, VagueDate) or when.phrase:
+            # about a day: trace_decision would answer with the log of now
+            return code_answer
     if code_answer is None and _repository_may_know(route):
         repo_answer = _ask_repository(store, question, clock, dated)
         if repo_answer is not None:
