@@ -69,3 +69,22 @@ def test_sixty_generated_claims_hit_the_default_cap_of_fifty(
     assert answer.refusal is not None and answer.refusal.code.value == "ROW_CAP"
     wide = ask(demo_copy, settings.with_(row_cap=100), "Who owns the checkout frontend?", now=NOW)
     assert wide.result == {"owner": {"id": "camille", "name": "Camille Laurent"}}
+
+
+def test_claims_made_after_the_day_asked_about_do_not_count_toward_the_cap(
+    demo_copy: Store, settings: Settings
+) -> None:
+    """Sixty chat claims from 1 October put the checkout frontend over the cap from then
+    on; asked about 20 September, when three directory rows were all there was, it was
+    refused ROW_CAP too: the query counted claims that took effect after that day (and
+    records written after the clock), which the policy then ignores anyway."""
+    graph_fixtures.many_chat_claims(demo_copy, "checkout-web", "kenji", 60, OCT_1)
+    before = ask(demo_copy, settings, "Who owned the checkout frontend on 2026-09-20?", now=NOW)
+    assert before.refusal is None, before.refusal
+    assert before.result == {"owner": {"id": "camille", "name": "Camille Laurent"}}
+    assert [c.record for c in before.citations] == ["dir-2026-09"]
+    # read with a clock before 1 October, the chat claims were not written yet either
+    early = ask(demo_copy, settings, "Who owns the checkout frontend?", now="2026-09-25T12:00:00Z")
+    assert early.result == {"owner": {"id": "camille", "name": "Camille Laurent"}}
+    after = ask(demo_copy, settings, "Who owned the checkout frontend on 2026-10-02?", now=NOW)
+    assert after.refusal is not None and after.refusal.code.value == "ROW_CAP"

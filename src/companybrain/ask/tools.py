@@ -112,7 +112,12 @@ def owner_of(ctx: AskContext, subject: Entity, *, sign_off: bool = False) -> Ans
 
 def service_decision(ctx: AskContext, service: str) -> ownership.OwnershipDecision:
     rows, capped = ask_q.owner_evidence_found_in_text(
-        ctx.store, service, ctx.settings.row_cap, query_scope(ctx.viewer)
+        ctx.store,
+        service,
+        ctx.settings.row_cap,
+        query_scope(ctx.viewer),
+        as_of_ms=ctx.time.as_of_ms,
+        now_ms=ctx.time.now_ms,
     )
     exact = {(row["claim"], row["record"]) for row in rows if row.get("in_text") is True}
     evidence = [_evidence(row) for row in rows]

@@ -107,7 +107,12 @@ _EVIDENCE = (
     "OPTIONAL MATCH (src:Source)-[att:ATTESTS]->(claim) "
     "OPTIONAL MATCH (claim)-[:NAMES_OWNER]->(owner:Person) "
     "WITH svc, claim, src, att, owner "
-    "WHERE $everyone OR src IS NULL OR src.acl IS NULL OR any(g IN src.acl WHERE g IN $groups) "
+    "WHERE ($everyone OR src IS NULL OR src.acl IS NULL OR any(g IN src.acl WHERE g IN $groups)) "
+    # a claim taking effect after the time asked about, or from a record written after the
+    # clock, says nothing then (policy rule 1): left out before the cap counts the rows
+    "AND ($as_of IS NULL OR claim IS NULL OR claim.effective_ms IS NULL "
+    "OR claim.effective_ms <= $as_of) "
+    "AND ($now IS NULL OR src IS NULL OR src.at_ms IS NULL OR src.at_ms <= $now) "
     "RETURN svc.id AS service, claim.id AS claim, claim.effective_at AS effective_at, "
     "claim.effective_ms AS effective_ms, src.id AS record, src.kind AS kind, "
     "src.authority AS authority, src.at AS at, src.at_ms AS at_ms, src.acl AS acl, "
@@ -118,23 +123,38 @@ _EVIDENCE_ORDER = "ORDER BY claim.effective_ms, src.id LIMIT $limit"
 
 
 def owner_evidence(
-    store: Store, service: str, cap: int, scope: dict[str, Any] | None = None
+    store: Store,
+    service: str,
+    cap: int,
+    scope: dict[str, Any] | None = None,
+    *,
+    as_of_ms: int | None = None,
+    now_ms: int | None = None,
 ) -> tuple[list[Row], bool]:
     """Every ownership claim about `service` with its source, quote and owner, and whether
     the row cap was hit. OPTIONAL MATCH keeps a claim whose source (or owner) is missing as
     a row with nulls, so that the policy sees the gap instead of picking from what is left.
     The query asks for one row more than the cap to know whether the cap was reached.
     `scope` (policy.access.query_scope; None: everyone) leaves out claims from records the
-    asker may not see before the cap counts them, so a hidden claim never causes ROW_CAP."""
+    asker may not see before the cap counts them, so a hidden claim never causes ROW_CAP.
+    `as_of_ms` and `now_ms` (None: every claim) leave out claims not yet in effect then and
+    claims from records written after the clock, as the policy would: a day long past is
+    not refused ROW_CAP for the claims made since."""
     rows = store.read(
         _EVIDENCE + _EVIDENCE_ORDER,
-        {"service": service, "limit": cap + 1, **(scope or EVERYONE)},
+        {"service": service, "limit": cap + 1, **(scope or EVERYONE), **_when(as_of_ms, now_ms)},
     )
     return rows[:cap], len(rows) > cap
 
 
 def owner_evidence_found_in_text(
-    store: Store, service: str, cap: int, scope: dict[str, Any] | None = None
+    store: Store,
+    service: str,
+    cap: int,
+    scope: dict[str, Any] | None = None,
+    *,
+    as_of_ms: int | None = None,
+    now_ms: int | None = None,
 ) -> tuple[list[Row], bool]:
     """owner_evidence with `in_text`: true when the quote occurs exactly, character for
     character, in its record's text or title. Only a quote that does not (one that may
@@ -145,9 +165,13 @@ def owner_evidence_found_in_text(
         _EVIDENCE
         + ", (src.text CONTAINS att.quote OR src.title CONTAINS att.quote) AS in_text "
         + _EVIDENCE_ORDER,
-        {"service": service, "limit": cap + 1, **(scope or EVERYONE)},
+        {"service": service, "limit": cap + 1, **(scope or EVERYONE), **_when(as_of_ms, now_ms)},
     )
     return rows[:cap], len(rows) > cap
+
+
+def _when(as_of_ms: int | None, now_ms: int | None) -> dict[str, int | None]:
+    return {"as_of": as_of_ms, "now": now_ms}
 
 
 # -- who_knows -----------------------------------------------------------------------------
