@@ -152,6 +152,7 @@ def _evidence(row: Row) -> ownership.Evidence:
         unlisted_owner=row.get("unlisted_owner"),
         quote=row.get("quote"),
         acl=tuple(acl) if acl is not None else None,
+        replaced_by=tuple(row.get("replaced_by") or ()),
     )
 
 

@@ -4,7 +4,9 @@ Ownership is a claim made by a source, never a property of the service. The rule
 small function that returns its reason (None when it does not apply):
 
 1. a claim that takes effect after the question's time is ignored, and so is one from a
-   record written after the clock the question is read against (`--now`);
+   record written after the clock the question is read against (`--now`); a claim whose
+   record another record replaces (front matter `supersedes`: a change control cancelling
+   or correcting an earlier one) counts for no day, shown as outranked by that record;
 2. a claim lacking its source, owner, authority or time refuses MISSING_PROVENANCE;
 3. the highest authority wins, then the latest effective instant (instants, not text);
 4. a winning claim whose owner org.yaml does not list (a name only) refuses
@@ -21,6 +23,7 @@ refusal is about), the others marked outranked with why, and the reason in words
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -49,6 +52,7 @@ class Evidence:
     unlisted_owner: str | None = None  # the owner's name, when org.yaml does not list them
     quote: str | None = None
     acl: tuple[str, ...] | None = None
+    replaced_by: tuple[str, ...] = ()  # records (seen, written by the clock) replacing it
 
     def label(self) -> str:
         return self.record or f"claim {self.claim or '?'}"
@@ -104,6 +108,12 @@ def not_yet_in_effect(row: Evidence, as_of_ms: int, now_ms: int | None = None) -
     if row.effective_ms is not None and row.effective_ms > as_of_ms:
         return f"takes effect later ({row.effective_at})"
     return None
+
+
+def replaced(row: Evidence) -> str | None:
+    if not row.replaced_by:
+        return None
+    return f"replaced by {' and '.join(sorted(row.replaced_by))}"
 
 
 def missing_provenance(row: Evidence) -> str | None:
@@ -193,7 +203,17 @@ def decide(
         if (why := not_yet_in_effect(r, as_of_ms, now_ms)) is not None
     )
     current = [r for r in claims if not_yet_in_effect(r, as_of_ms, now_ms) is None]
+    # replaced: shown with the claims a decision passes over, whatever it decides
+    gone = tuple(Passed(r, why) for r in current if (why := replaced(r)) is not None)
+    current = [r for r in current if not r.replaced_by]
+    decision = _decide(service, current, ignored, min_authority)
+    return dataclasses.replace(decision, outranked=(*decision.outranked, *gone))
 
+
+def _decide(
+    service: str, current: list[Evidence], ignored: tuple[Passed, ...], min_authority: int
+) -> OwnershipDecision:
+    """`decide` for the claims in effect (not replaced) at the time asked about."""
     gaps = [(r, why) for r in current if (why := missing_provenance(r)) is not None]
     if gaps:
         return OwnershipDecision(

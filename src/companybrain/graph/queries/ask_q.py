@@ -113,11 +113,17 @@ _EVIDENCE = (
     "AND ($as_of IS NULL OR claim IS NULL OR claim.effective_ms IS NULL "
     "OR claim.effective_ms <= $as_of) "
     "AND ($now IS NULL OR src IS NULL OR src.at_ms IS NULL OR src.at_ms <= $now) "
+    # the records the asker may see that replace the claim's record (front matter
+    # `supersedes`), written by the clock
+    "OPTIONAL MATCH (later:Source)-[:SUPERSEDES]->(src) "
+    "WHERE ($everyone OR later.acl IS NULL OR any(g IN later.acl WHERE g IN $groups)) "
+    "AND ($now IS NULL OR later.at_ms <= $now) "
+    "WITH svc, claim, src, att, owner, collect(later.id) AS replaced_by "
     "RETURN svc.id AS service, claim.id AS claim, claim.effective_at AS effective_at, "
     "claim.effective_ms AS effective_ms, src.id AS record, src.kind AS kind, "
     "src.authority AS authority, src.at AS at, src.at_ms AS at_ms, src.acl AS acl, "
     "att.quote AS quote, owner.id AS owner, owner.name AS owner_name, "
-    "claim.unlisted_owner AS unlisted_owner "
+    "claim.unlisted_owner AS unlisted_owner, replaced_by "
 )
 _EVIDENCE_ORDER = "ORDER BY claim.effective_ms, src.id LIMIT $limit"
 

@@ -146,7 +146,7 @@ _CLEAR_OLD = (
     "DETACH DELETE c WITH count(*) AS _ "
     "UNWIND $replaced AS id MATCH (r:Rejection {record: id}) DETACH DELETE r "
     "WITH count(*) AS _ "
-    "UNWIND $replaced AS id MATCH (:Source {id: id})-[r:MENTIONS|COMMENT_ON|REPLY_TO]->() "
+    "UNWIND $replaced AS id MATCH (:Source {id: id})-[r:MENTIONS|COMMENT_ON|REPLY_TO|SUPERSEDES]->() "
     "DELETE r WITH count(*) AS _ "
     "UNWIND $replaced AS id MATCH (:Source {id: id})<-[r:AUTHORED|RESOLVED]-() DELETE r "
     "WITH count(*) AS _ "
@@ -306,6 +306,12 @@ def relink(store: Store) -> None:
     store.query(
         "MATCH (d:Decision) WHERE d.supersedes IS NOT NULL UNWIND d.supersedes AS old "
         "MATCH (o:Decision {id: old}) MERGE (d)-[:SUPERSEDES]->(o)"
+    )
+    # a record that replaces others (a change control cancelling or correcting one): their
+    # ownership claims count no longer (policy/ownership.py)
+    store.query(
+        "MATCH (s:Source) WHERE size(coalesce(s.supersedes, [])) > 0 UNWIND s.supersedes AS old "
+        "MATCH (o:Source {id: old}) WHERE o <> s MERGE (s)-[:SUPERSEDES]->(o)"
     )
     store.query(
         "MATCH (d:Decision) WHERE d.motivated_by IS NOT NULL UNWIND d.motivated_by AS why "

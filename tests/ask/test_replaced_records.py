@@ -1,0 +1,63 @@
+"""A record that replaces another (front matter `supersedes`, as the corpus format allows
+for any record): the replaced record's ownership claims count for no day once the
+replacing one is written, for those who may see it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from tests.ingest.corpus_builder import md, write_corpus
+from tests.ingest.test_pipeline import DIRECTORY
+
+NOW = "2026-11-20T12:00:00Z"
+ANNOUNCED = md(
+    {"id": "CC-1", "kind": "change_control", "at": "2026-10-01T09:00:00Z",
+     "effective_at": "2026-11-01T09:00:00Z", "about": ["billing-gateway"]},
+    "Effective 1 November, ownership of the billing gateway transfers from Ana Ruiz to Bo Lind.",
+)  # fmt: skip
+
+
+def cancelled(acl: list[str] | None = None) -> str:
+    front: dict[str, Any] = {"id": "CC-2", "kind": "change_control",
+                             "at": "2026-10-10T09:00:00Z", "supersedes": ["CC-1"]}  # fmt: skip
+    if acl is not None:
+        front["acl"] = acl
+    return md(front, "CC-1 is cancelled: Ana Ruiz remains the owner of the billing gateway.")
+
+
+def owner(store: Store, settings: Settings, **kw: Any) -> tuple[str | None, list[str]]:
+    kw.setdefault("now", NOW)
+    answer = ask(store, settings, "Who owns the billing gateway on 2026-11-05?", **kw)
+    found = answer.result["owner"]["id"] if answer.result else None
+    return found, [c.record for c in answer.citations]
+
+
+def test_a_cancelled_transfer_names_no_owner_once_cancelled(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """CC-2 replaces CC-1, the transfer to Bo announced for 1 November. Asked about 5
+    November, Bo was the answer, citing the cancelled CC-1 (its effective time is later
+    than CC-2's, and the latest effective time wins a tie): the cancellation was shown
+    as outranked."""
+    files = {"dir.md": DIRECTORY, "cc1.md": ANNOUNCED, "cc2.md": cancelled()}
+    ingest(store, write_corpus(tmp_path / "c", files), settings)
+    assert owner(store, settings) == ("ana", ["CC-2"])
+    answer = ask(store, settings, "Who owns the billing gateway on 2026-11-05?", now=NOW)
+    [gone] = [o for o in answer.outranked if o.record == "CC-1"]
+    assert gone.owner == "bo" and gone.why == "replaced by CC-2"
+    # read with a clock before CC-2 was written, the transfer still stood
+    assert owner(store, settings, now="2026-10-05T12:00:00Z") == ("bo", ["CC-1"])
+
+
+def test_a_replacing_record_changes_nothing_for_those_who_may_not_see_it(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    files = {"dir.md": DIRECTORY, "cc1.md": ANNOUNCED, "cc2.md": cancelled(acl=["sec"])}
+    ingest(store, write_corpus(tmp_path / "c", files), settings)
+    assert owner(store, settings, as_person="bo") == ("ana", ["CC-2"])  # in group sec
+    assert owner(store, settings, as_person="ana") == ("bo", ["CC-1"])
