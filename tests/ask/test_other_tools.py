@@ -173,6 +173,40 @@ def test_decisions_that_supersede_each_other_are_a_conflict_not_a_chain(
     assert itself["status"] == "answered" and itself["result"]["chain"] == ["ADR-3"]
 
 
+def test_decisions_replacing_the_same_one_are_not_shown_replacing_each_other(
+    store: Store, settings: Settings, tmp_path: Path, run_cli: Any
+) -> None:
+    """ADR-2 and ADR-3 each supersede ADR-1; neither names the other. "What replaced
+    ADR-1?" answered "chain, newest first: ADR-3 <- ADR-2 <- ADR-1", saying that ADR-3
+    replaced ADR-2, with both quotes cited (seen in a generated company: three ADRs each
+    superseding the same one)."""
+    adr = "---\nid: ADR-{}\nkind: adr\nat: 2026-0{}-05T09:00:00Z\ntitle: {}\n{}---\nWe will {}.\n"
+    records = {
+        "adr1.md": adr.format(1, 1, "use Kafka", "", "use Kafka"),
+        "adr2.md": adr.format(2, 2, "use an outbox", "supersedes: [ADR-1]\n", "use an outbox"),
+        "adr3.md": adr.format(3, 3, "use gRPC", "supersedes: [ADR-1]\n", "use gRPC"),
+        "adr4.md": adr.format(4, 4, "use HTTP", "supersedes: [ADR-3]\n", "use HTTP"),
+    }
+    corpus = write_corpus(tmp_path / "c", records)
+    ingest(store, corpus, settings)
+
+    a = q(store, settings, "What replaced ADR-1?")
+    assert a["result"]["chain"] == ["ADR-4", "ADR-3", "ADR-2", "ADR-1"]
+    olds = {d["id"]: d["supersedes"] for d in a["result"]["decisions"]}
+    assert olds == {"ADR-4": ["ADR-3"], "ADR-3": ["ADR-1"], "ADR-2": ["ADR-1"], "ADR-1": []}
+    assert "←" not in a["explanation"] and "(use gRPC) supersedes ADR-1" in a["explanation"]
+    assert "(use an outbox) supersedes ADR-1" in a["explanation"]
+    shown = run_cli("ask", "--now", NOW, "What replaced ADR-1?")
+    assert shown.exit_code == 0, shown.output
+    assert (
+        "chain, newest first: ADR-4 supersedes ADR-3; ADR-3 supersedes ADR-1; "
+        "ADR-2 supersedes ADR-1" in shown.output
+    )
+    line = q(store, settings, "What replaced ADR-3?")  # one line: shown as before
+    assert line["result"]["chain"] == ["ADR-4", "ADR-3", "ADR-1"]
+    assert "ADR-4 (use HTTP) ← ADR-3 (use gRPC) ← ADR-1 (use Kafka)" in line["explanation"]
+
+
 def test_a_decision_without_a_status_is_not_said_to_be_accepted(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:

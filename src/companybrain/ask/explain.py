@@ -4,6 +4,7 @@ tells which one the user sees."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -132,8 +133,13 @@ def _decision(result: dict[str, Any]) -> str:
         said = [titles[i]["title"], titles[i]["status"]] if i in titles else []
         return f"{i} ({', '.join(x for x in said if x)})" if any(said) else i
 
-    chain = " ← ".join(told(i) for i in result["chain"])
-    text = f"{result['decision']} is part of this chain, newest first: {chain}."
+    pairs = supersessions(result)
+    if pairs is None:
+        chain = " ← ".join(told(i) for i in result["chain"])
+        text = f"{result['decision']} is part of this chain, newest first: {chain}."
+    else:
+        each = "; ".join(f"{told(n)} supersedes {' and '.join(olds)}" for n, olds in pairs)
+        text = f"{result['decision']} is part of these supersessions, newest first: {each}."
     # each motivation with the decision it motivated: "why did we stop using the outbox"
     # is not answered by what motivated adopting it
     said = [f"{d} was motivated by {', '.join(ms)}" for d, ms in motivations(result)]
@@ -142,6 +148,27 @@ def _decision(result: dict[str, Any]) -> str:
     elif result.get("motivated_by"):
         text += f" Motivated by: {', '.join(result['motivated_by'])}."
     return text
+
+
+def supersessions(result: Mapping[str, Any]) -> list[tuple[str, list[str]]] | None:
+    """What each decision of a trace_decision chain supersedes, newest first, when the
+    chain is not one line (several decisions replace the same one, or one several): shown
+    as "A <- B <- C" it would say that A replaced B. None for a line (or no links given)."""
+    chain = list(result.get("chain") or [])
+    olds = {
+        d["id"]: list(d["supersedes"]) for d in result.get("decisions") or [] if "supersedes" in d
+    }
+    if not olds or all(b in olds.get(a, ()) for a, b in itertools.pairwise(chain)):
+        return None
+    return [(i, olds[i]) for i in chain if olds.get(i)]
+
+
+def chain_text(result: Mapping[str, Any], arrow: str) -> str:
+    """The chain as a line ("A <- B <- C"), or each decision with what it supersedes."""
+    pairs = supersessions(result)
+    if pairs is None:
+        return arrow.join(result.get("chain") or [])
+    return "; ".join(f"{n} supersedes {' and '.join(olds)}" for n, olds in pairs)
 
 
 def motivations(result: Mapping[str, Any]) -> list[tuple[str, list[str]]]:

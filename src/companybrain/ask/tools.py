@@ -352,6 +352,9 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
                 "title": details[i].get("title"),
                 "status": status(i),
                 "motivated_by": motivated_each.get(i, []),
+                # what it replaces in the chain: several may replace one decision, or one
+                # several, and the chain's order alone does not say which replaced which
+                "supersedes": [o for o in chain if (i, o) in set(links)],
             }
             for i in chain
         ],

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from companybrain.ask.agent import DEFAULT_MAX_STEPS
-from companybrain.ask.explain import PATH_WORDS, motivations
+from companybrain.ask.explain import PATH_WORDS, chain_text, motivations
 from companybrain.model.answer import Answer
 from companybrain.surfaces.cli.agent import run_agent_cli
 from companybrain.surfaces.cli.context import CliState, pass_state
@@ -138,7 +138,7 @@ def _result_lines(result: dict[str, object]) -> list[str]:
     if result.get("warning"):
         lines.append(f"warning: {result['warning']}")
     if "chain" in result:
-        lines.append("chain, newest first: " + " <- ".join(result["chain"]))  # type: ignore[arg-type]
+        lines.append("chain, newest first: " + chain_text(result, " <- "))
         each = [f"{', '.join(ms)} ({d})" for d, ms in motivations(result)]  # per decision
         lines.append("motivated by: " + ("; ".join(each) or "-"))
     lines += _person_or_team_lines(result)

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from companybrain.ask.catalog import PROJECT, SERVICE, Catalog, Entity, load_catalog
-from companybrain.ask.explain import motivations
+from companybrain.ask.explain import chain_text, motivations
 from companybrain.ask.tools import AskContext, owner_of
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
@@ -49,7 +49,7 @@ def result_lines(answer: dict[str, Any]) -> list[str]:
             lines.append(result["warning"])
         return lines
     if tool == "trace_decision":
-        lines = [" ← ".join(result.get("chain") or [])]
+        lines = [chain_text(result, " ← ")]
         if each := [f"{', '.join(ms)} ({d})" for d, ms in motivations(result)]:
             lines.append("motivated by " + "; ".join(each))
         return lines
