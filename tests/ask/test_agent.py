@@ -305,6 +305,50 @@ def test_a_name_no_tool_returned_is_withheld_even_with_a_real_citation(
     assert prose not in out.text and "CC-1047" in out.text
 
 
+@pytest.mark.parametrize(
+    ("prose", "reason"),
+    [
+        (
+            "Kofi Mensah has owned the billing gateway since March [CC-1047].",
+            'the date "March" does not appear in the evidence of [CC-1047]',
+        ),
+        (
+            "Kofi Mensah owns the billing gateway since 14 March 2026 [CC-1047].",
+            'the date "March" does not appear in the evidence of [CC-1047]',
+        ),
+        (
+            "Kofi Mensah took the billing gateway over on Tuesday [CC-1047].",
+            'the date "Tuesday" does not appear in the evidence of [CC-1047]',
+        ),
+    ],
+)
+def test_a_month_or_weekday_the_evidence_lacks_is_withheld(
+    demo: Store,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+    prose: str,
+    reason: str,
+) -> None:
+    """Figures were checked, words were not: "since 14 March 2026 [CC-1047]" passed, as
+    14 and 2026 are in CC-1047, which took effect on 14 October."""
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(prose))
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    assert (out.status, out.text_by, out.reason) == ("withheld", "template", reason)
+
+
+def test_a_month_or_weekday_the_evidence_gives_as_a_date_may_be_written(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    prose = "Since Wed. Oct 14, 2026 Kofi Mensah owns the billing gateway [CC-1047]."
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(prose))
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    assert (out.status, out.reason) == ("answered", None)
+
+
 def test_names_the_tools_returned_or_the_question_used_may_be_written(
     demo: Store, model_settings: Settings, model_server: ScriptedModelServer
 ) -> None:

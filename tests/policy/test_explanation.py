@@ -169,6 +169,27 @@ def test_a_figure_the_evidence_does_not_have_is_discarded() -> None:
     assert check_explanation(right, facts) is None
 
 
+def test_a_month_or_weekday_the_evidence_does_not_have_is_discarded() -> None:
+    """ "since 14 March 2026" passed: its figures are CC-1047's, its month is not."""
+    facts = ExplanationFacts(
+        status="answered",
+        owners=(KOFI,),
+        in_evidence=(KOFI, INES),
+        people=PEOPLE,
+        quotes=("ownership of the billing gateway transfers from Ines Halvorsen to Kofi Mensah",),
+        vocabulary=VOCAB | {"90", "2026-10-14T11:00:00Z"},
+    )
+    for wrong, said in (
+        ("Kofi Mensah owns the Billing Gateway since 14 March 2026, per CC-1047.", "March"),
+        ("Kofi Mensah took over the Billing Gateway on Tuesday, per CC-1047.", "Tuesday"),
+    ):
+        assert check_explanation(wrong, facts) == (
+            f"it gives the date {said!r}, which the evidence does not have"
+        )
+    right = "Since Wednesday, Oct 14, 2026 Kofi Mensah owns the Billing Gateway, per CC-1047."
+    assert check_explanation(right, facts) is None
+
+
 def test_calling_anyone_else_an_owner_beside_the_owner_is_discarded() -> None:
     # Ines is in the evidence (the quote of a transfer), not the answer's owner
     facts = ExplanationFacts(

@@ -4,7 +4,7 @@ whether the user may see it:
 - every `[id]` it cites must be something a tool returned in this run;
 - every figure must appear in the evidence of the item it cites: the citation next to it
   in the same sentence (the nearest one after it, else the nearest one before), so a "0/20"
-  beside the wrong citation fails;
+  beside the wrong citation fails; so must a month or weekday written out ("since March");
 - "I don't know" counts as an abstention only if nothing else in the answer asserts
   otherwise (a citation, a figure, a name from the evidence, or a claim such as "X owns").
   Not every negation is an abstention ("Ben does not own it" is a claim), and a sentence
@@ -28,7 +28,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companybrain.model.answer import Answer
-from companybrain.policy.explanation import Named, approval_claim, unknown_proper_name
+from companybrain.policy.explanation import (
+    DATE_WORD,
+    Named,
+    approval_claim,
+    date_word_in,
+    unknown_proper_name,
+)
 from companybrain.policy.text import fold_name, names_in, normalise, quote_in
 
 # -- evidence ----------------------------------------------------------------------------
@@ -255,6 +261,16 @@ def check_answer(
         else:
             failures.append(
                 f'the figure "{figure}" does not appear in the evidence of [{cite.raw}]'
+            )
+
+    for m in DATE_WORD.finditer(masked):
+        sentence = next(((a, b) for a, b in sentences if a <= m.start() < b), (0, len(text)))
+        cite = _nearest(cites, m.start(), m.end(), sentence)
+        if cite is None:
+            failures.append(f'the date "{m.group(0)}" is not next to any citation')
+        elif cite.ids and not any(date_word_in(m.group(0), evidence[i].text) for i in cite.ids):
+            failures.append(
+                f'the date "{m.group(0)}" does not appear in the evidence of [{cite.raw}]'
             )
 
     abstained = False

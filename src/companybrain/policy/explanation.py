@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 from companybrain.policy.injection import hidden_characters, instructs
 from companybrain.policy.text import fold_name, names_in, quote_in
@@ -181,6 +182,51 @@ def gives_a_figure_not_in_evidence(
     return None
 
 
+_MONTHS = (  # noqa: SIM905 (a word list reads better as words)
+    "january february march april may june july august september october november december"
+).split()
+_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()  # noqa: SIM905
+# A month or a weekday by name, as written in prose ("since March", "on Tuesday"); lower
+# case "may" and "march" are words.
+DATE_WORD = re.compile(
+    r"\b(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b\.?|January|February"
+    r"|March|April|June|July|August|September|October|November|December|Monday|Tuesday"
+    r"|Wednesday|Thursday|Friday|Saturday|Sunday)\b"
+)
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
+
+
+def date_word_in(word: str, evidence_text: str) -> bool:
+    """Does the evidence give this month or weekday, by name or in a date of its own
+    (2026-10-14 is an October and a Wednesday)? (Also checked on an agent's answers:
+    policy/answer_checks.py.)"""
+    word = word.rstrip(".").casefold()
+    months = [i for i, m in enumerate(_MONTHS, 1) if m.startswith(word)]
+    days = [i for i, d in enumerate(_WEEKDAYS) if d == word]
+    names = [_MONTHS[i - 1] for i in months] + [_WEEKDAYS[i] for i in days]
+    folded = evidence_text.casefold()
+    if any(re.search(rf"\b{n[:3]}", folded) for n in names):
+        return True
+    for y, mo, d in _ISO_DAY.findall(evidence_text):
+        try:
+            day = date(int(y), int(mo), int(d))
+        except ValueError:
+            continue
+        if day.month in months or day.weekday() in days:
+            return True
+    return False
+
+
+def gives_a_date_not_in_evidence(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
+    """A month or weekday by name must be one the evidence gives: "since 14 March 2026"
+    passes the figure check beside the record of 14 October 2026."""
+    evidence = "\n".join((*facts.vocabulary, *facts.quotes))
+    for m in DATE_WORD.finditer(assertions):
+        if not date_word_in(m.group(0), evidence):
+            return f"it gives the date {m.group(0)!r}, which the evidence does not have"
+    return None
+
+
 def leaves_out_the_owner(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
     for person in facts.owners:
         if not names_in(text, person.names):
@@ -224,6 +270,7 @@ CHECKS: tuple[Check, ...] = (
     says_approved,
     names_someone_not_in_evidence,
     gives_a_figure_not_in_evidence,
+    gives_a_date_not_in_evidence,
     calls_outranked_the_owner,
     leaves_out_the_owner,
     skips_the_refusal_reason,
@@ -305,7 +352,8 @@ _COMMON = _words(
     leads i'm it's outranked lower higher earlier later latest same different also then
     each every one all any more most less than not never nor yet meanwhile instead
     monday tuesday wednesday thursday friday saturday sunday january february march april
-    may june july august september october november december"""
+    may june july august september october november december jan feb mar apr jun jul aug
+    sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun"""
 )
 
 
