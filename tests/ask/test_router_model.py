@@ -189,3 +189,40 @@ def test_a_subject_the_question_does_not_name_is_refused_saying_so(
     assert (
         answer.refusal.message == "the model chose Payments API, which the question does not name"
     )
+
+
+def test_why_the_model_was_not_used_is_logged(
+    demo: Store,
+    routed: Settings,
+    model_server: ScriptedModelServer,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A model endpoint refusing every call (a wrong key) or an explanation the checks
+    discarded left no trace: the answer came from the rules with the template, and whoever
+    set BRAIN_ROUTER=model could not tell why their model was never heard."""
+    model_server.play(
+        http_error(401, "Incorrect API key provided"),
+        http_error(401, "Incorrect API key provided"),
+    )
+    answer = ask(demo, routed, "Who owns the billing gateway?", now=NOW)
+    assert answer.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+    assert answer.explanation_by == "template"
+    logged = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert logged == [
+        "the model could not route the question, the rules read it: the model endpoint "
+        "failed: Error code: 401 - Incorrect API key provided",
+        "the model's explanation was not shown, the template is: the model failed: the model "
+        "endpoint failed: Error code: 401 - Incorrect API key provided",
+    ]
+    caplog.clear()
+    model_server.play(
+        tool_call("owner_of", {"subject": "billing-gateway"}),
+        text("The billing gateway is owned by Ines Halvorsen, per CC-1047."),
+    )
+    assert ask(demo, routed, "Who owns the billing gateway?", now=NOW).explanation_by == (
+        "template"
+    )
+    assert [r.getMessage() for r in caplog.records] == [
+        "the model's explanation was not shown, the template is: it calls Ines Halvorsen "
+        "the owner, which an outranked claim does not allow"
+    ]

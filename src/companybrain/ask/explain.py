@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -17,6 +18,8 @@ from companybrain.model.answer import Answer
 from companybrain.policy.explanation import ExplanationFacts, Named, check_explanation
 from companybrain.policy.text import names_in
 from companybrain.policy.time import format_instant
+
+log = logging.getLogger(__name__)
 
 SIGN_OFF_NOTE = (
     "Ownership is a review contact: ask them to review. Approval authority is not recorded: "
@@ -272,6 +275,8 @@ def explain(answer: Answer, catalog: Catalog, client: ModelClient | None = None)
         text, rejected = model_explanation(client, answer, catalog)
         answer.explanation = text
         answer.explanation_by = "template" if rejected else "model"
+        if rejected:  # the user sees the template; whoever runs it may want to know why
+            log.warning("the model's explanation was not shown, the template is: %s", rejected)
     for note in (departed_note(answer, catalog), unread_note(answer, catalog)):
         if note:
             answer.explanation = f"{answer.explanation} {note}".strip()

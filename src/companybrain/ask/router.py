@@ -6,6 +6,7 @@ writes Cypher). Code then checks the choice: the subject must be named in the qu
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,6 +26,8 @@ from companybrain.errors import ModelError
 from companybrain.llm.client import ModelClient, function_tool
 from companybrain.model.answer import Refusal, RefusalCode
 from companybrain.policy.text import NameSet, fold_name, names_in, near_names, straight_quotes
+
+log = logging.getLogger(__name__)
 
 TOOLS = ("owner_of", "who_knows", "trace_decision", "person_or_team", "search_records")
 SUBJECT_TYPES: dict[str, tuple[str, ...]] = {
@@ -698,15 +701,17 @@ class ModelRouter:
         rules = RulesRouter().route(question, catalog)
         try:
             reply = self.client.chat(messages, tools, tool_choice="auto")
-        except ModelError:
-            return rules  # the endpoint failed: the question is read by the rules, as offline
+        except ModelError as exc:  # the endpoint failed: the question is read by the rules
+            log.warning("the model could not route the question, the rules read it: %s", exc)
+            return rules
         if not reply.tool_calls:
             return Route(
                 None, refusal=Refusal(RefusalCode.OUT_OF_SCOPE, NO_TYPE_MESSAGE), by="model"
             )
         call = reply.tool_calls[0]
-        if call.name not in TOOLS:
-            return rules  # a tool that does not exist: nothing of the model's choice stands
+        if call.name not in TOOLS:  # nothing of the model's choice stands
+            log.warning("the model routed to %r, no tool; the rules read the question", call.name)
+            return rules
         route = check_model_choice(question, catalog, call.name, call.arguments)
         return agrees_with_rules(route, rules)
 
