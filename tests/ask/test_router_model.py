@@ -210,9 +210,10 @@ def test_why_the_model_was_not_used_is_logged(
     logged = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert logged == [
         "the model could not route the question, the rules read it: the model endpoint "
-        "failed: Error code: 401 - Incorrect API key provided",
+        "failed: Error code: 401 - Incorrect API key provided (check BRAIN_MODEL_API_KEY)",
         "the model's explanation was not shown, the template is: the model failed: the model "
-        "endpoint failed: Error code: 401 - Incorrect API key provided",
+        "endpoint failed: Error code: 401 - Incorrect API key provided (check "
+        "BRAIN_MODEL_API_KEY)",
     ]
     caplog.clear()
     model_server.play(

@@ -4,7 +4,13 @@ import pytest
 
 from companybrain.errors import ConfigError, ModelError
 from companybrain.llm.client import ModelClient, function_tool
-from tests.support.model_server import ScriptedModelServer, raw_body, text, tool_call
+from tests.support.model_server import (
+    ScriptedModelServer,
+    http_error,
+    raw_body,
+    text,
+    tool_call,
+)
 
 TOOL = function_tool("record_facts", "Record facts.", {"type": "object", "properties": {}})
 
@@ -84,3 +90,37 @@ def test_a_reply_that_is_not_a_chat_completion_is_one_model_error(
     model_server.play(raw_body(body))
     with pytest.raises(ModelError, match=message):
         ModelClient(model_settings).chat([{"role": "user", "content": "hi"}])
+
+
+@pytest.mark.parametrize(
+    ("reply", "hint"),
+    [
+        (http_error(401, "Incorrect API key provided"), "(check BRAIN_MODEL_API_KEY)"),
+        (http_error(403, "Forbidden"), "(check BRAIN_MODEL_API_KEY)"),
+        (
+            http_error(404, "The model `scripted` does not exist"),
+            "(check BRAIN_MODEL='scripted', a model the endpoint serves, and BRAIN_MODEL_BASE_URL=",
+        ),
+    ],
+)
+def test_a_failure_a_setting_causes_names_the_setting(
+    model_settings, model_server: ScriptedModelServer, reply, hint: str
+) -> None:  # type: ignore[no-untyped-def]
+    """ "Error code: 404" alone (a base URL without /v1, a model name the server does not
+    have) or a 401 named no setting to look at."""
+    model_server.play(reply)
+    with pytest.raises(ModelError) as failed:
+        ModelClient(model_settings).chat([{"role": "user", "content": "hi"}])
+    assert hint in str(failed.value)
+
+
+def test_an_endpoint_nobody_listens_on_names_the_url(model_settings) -> None:  # type: ignore[no-untyped-def]
+    import socket
+
+    with socket.socket() as s:  # a port that was free a moment ago
+        s.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{s.getsockname()[1]}/v1"
+    client = ModelClient(model_settings.with_(model_base_url=url))
+    client._client = client._client.with_options(max_retries=0)
+    with pytest.raises(ModelError, match=f"could not reach BRAIN_MODEL_BASE_URL='{url}'"):
+        client.chat([{"role": "user", "content": "hi"}])

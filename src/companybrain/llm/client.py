@@ -13,6 +13,10 @@ import openai
 from companybrain.config import Settings
 from companybrain.errors import ConfigError, ModelError
 
+# Tries after the first: the SDK retries connection errors, timeouts, 429 and 5xx with
+# exponential backoff (and a server's Retry-After).
+MAX_RETRIES = 3
+
 
 @dataclass(frozen=True)
 class ToolCall:
@@ -52,11 +56,10 @@ class ModelClient:
             )
         self.settings = settings
         self.model = str(settings.model)
-        # The SDK retries connection errors, 429 and 5xx with exponential backoff.
         self._client = openai.OpenAI(
             base_url=settings.model_base_url,
             api_key=settings.model_api_key,
-            max_retries=3,
+            max_retries=MAX_RETRIES,
             timeout=settings.model_timeout,
         )
 
@@ -83,13 +86,31 @@ class ModelClient:
         try:
             response = self._client.chat.completions.create(**kwargs)
         except openai.APIError as exc:
-            raise ModelError(f"the model endpoint failed: {exc}") from exc
+            raise ModelError(f"the model endpoint failed: {exc}{self._hint(exc)}") from exc
         except ValueError as exc:  # the SDK reads the body as JSON: an HTML page, a blank
             raise ModelError(
                 f"the model endpoint {self.settings.model_base_url} (BRAIN_MODEL_BASE_URL) "
                 f"replied with something that is not JSON: {exc}"
             ) from exc
         return _read_reply(response)
+
+    def _hint(self, exc: openai.APIError) -> str:
+        """Which setting to look at, for the failures a setting causes."""
+        s = self.settings
+        if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+            return " (check BRAIN_MODEL_API_KEY)"
+        if isinstance(exc, openai.NotFoundError):
+            return (
+                f" (check BRAIN_MODEL={self.model!r}, a model the endpoint serves, and "
+                f"BRAIN_MODEL_BASE_URL={s.model_base_url!r}: OpenAI-compatible servers "
+                "usually answer under /v1)"
+            )
+        if isinstance(exc, openai.APITimeoutError):
+            tries = MAX_RETRIES + 1
+            return f" ({tries} tries of BRAIN_MODEL_TIMEOUT_S={s.model_timeout:g} seconds each)"
+        if isinstance(exc, openai.APIConnectionError):
+            return f" (could not reach BRAIN_MODEL_BASE_URL={s.model_base_url!r})"
+        return ""
 
     def call_tool(self, messages: list[dict[str, Any]], tool: dict[str, Any]) -> ToolCall:
         """Ask for exactly one call of `tool`; anything else is a ModelError."""
