@@ -98,6 +98,46 @@ def test_good_facts_are_kept_and_bad_ones_refused_each_with_its_check(
     assert "names Aria Novak as the one ownership moves away from" in verified.rejected[0].reason
 
 
+def test_an_owner_the_quote_only_wishes_for_or_sees_leaving_is_refused(
+    llm: Settings, model_server: ScriptedModelServer
+) -> None:
+    """The rules never propose these sentences, so only a model's reading of them reached
+    the verifier, which kept them: "Aria Novak should own the billing gateway" and "Aria
+    Novak is stepping down as owner of the billing gateway" made Aria the owner, cited."""
+    runbook = record(
+        "RB-7",
+        "## Owners\n\nAria Novak should own the billing gateway. Ben Okafor could take over "
+        "the search index. Cora Lind is stepping down as owner of the ledger service. "
+        "Dana Reyes resigned as owner of the Payments API. Going forward, Omar Haddad will "
+        "own the Payments API.\n",
+        "runbook",
+    )
+    model_server.play(
+        facts(
+            [
+                {"service": "billing-gateway", "owner": "aria",
+                 "quote": "Aria Novak should own the billing gateway."},
+                {"service": "search-index", "owner": "ben",
+                 "quote": "Ben Okafor could take over the search index."},
+                {"service": "ledger", "owner": "cora",
+                 "quote": "Cora Lind is stepping down as owner of the ledger service."},
+                {"service": "payments-api", "owner": "dana",
+                 "quote": "Dana Reyes resigned as owner of the Payments API."},
+                {"service": "payments-api", "owner": "omar",
+                 "quote": "Omar Haddad will own the Payments API"},
+            ]
+        )
+    )  # fmt: skip
+    verified = run(llm, runbook)
+    assert [(f.service, f.owner) for f in verified.ownership] == [("payments-api", "omar")]
+    assert [(r.fact.owner, r.check) for r in verified.rejected] == [  # type: ignore[union-attr]
+        ("aria", "not_asserted"),
+        ("ben", "not_asserted"),
+        ("cora", "previous_owner"),
+        ("dana", "previous_owner"),
+    ]
+
+
 def test_a_decision_from_chat_is_refused_and_its_owner_kept(
     llm: Settings, model_server: ScriptedModelServer
 ) -> None:

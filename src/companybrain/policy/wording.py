@@ -21,7 +21,8 @@ _CUE = re.compile(
 _PAST = re.compile(
     r"\b(?:used to|previously|formerly|former|no longer|not any ?more|anymore|ex|old owner"
     r"|previous owner|prior owner|outgoing|was owned|were owned|was the owner|was its owner"
-    r"|had owned|once owned|originally|handed over from|in the past)\b"
+    r"|had owned|once owned|originally|handed over from|in the past"
+    r"|step(?:s|ped|ping)? down|resign(?:s|ed|ing)?)\b"
 )
 # In a clause, these deny it ("does not own", "isn't the owner", "never").
 _NEGATION = re.compile(
@@ -56,6 +57,12 @@ _DISPUTED = re.compile(
 _WHOSE = re.compile(
     r"s (?!(?:the|a|an|now|still|also|been|being|taken|taking|owning|handing|going|got)\b)"
     r"([^\W_]+)"
+)
+# Straight after a person, a modal makes it what should, could or might be, not what is:
+# "Aria should own the gateway", "Kofi could take it over" ("will own" states a change).
+_MODAL_AFTER = re.compile(
+    r"^(?:(?:also|then|probably|really|eventually|perhaps)\s+)?(?:should|could|might|may"
+    r"|would|must|ought to|can)\b"
 )
 # Before a person, these with a verb in the present make a condition of it, not a fact:
 # "once Yuki owns flagd, ...", "when Kofi takes over the gateway, ..." ("when Kofi took
@@ -231,6 +238,8 @@ def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
         return "no_ownership_statement", f"as the one whose {m.group(1)} is meant ({m.group()!r})"
     if m := _WANTED.search(near):
         return "not_asserted", f"as what is proposed or asked for ({m.group()!r})"
+    if m := _MODAL_AFTER.match(after):
+        return "not_asserted", f"as what should or might be, not what is ({m.group()!r})"
     if (m := _UNTIL_THEN.search(near)) and _PRESENT.match(after):  # "once Yuki owns it, ..."
         return "not_asserted", f"in a condition ({m.group()!r})"
     if m := _SUPPOSED.search(scope):
