@@ -124,6 +124,29 @@ def test_an_experiment_its_quote_does_not_report_never_reaches_the_brain(
     assert [e["quote"] for e in answer.result["experiments"]] == [good, good]
 
 
+def test_a_refused_finding_of_megabytes_is_not_kept_whole_on_the_board(
+    store: Store, board: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    huge = ("We tried batching the writes to Kafka and it did not help. " * 17_000).strip()
+    model_server.play(
+        tool_call(
+            "record_findings",
+            {"measurements": [], "files": [], "concepts": [{"name": huge, "quote": huge}],
+             "experiments": [], "relations": []},
+        )
+    )  # fmt: skip
+    seed_decisions(store, [ADR_2])
+    seed_files(store, FILES)
+    fill(store, board, OPTIONS)
+
+    assert Worker(model_settings, OPTIONS, "model-1", "model").run() == 1
+
+    [refused] = board_q.board_findings(board)
+    assert not refused["kept"] and refused["reason"].startswith("quote not found verbatim")
+    for text in (refused["quote"], refused["value"]):
+        assert len(text) < 2_100 and text.endswith(f"... ({len(huge):,} characters)")
+
+
 def test_a_reply_that_is_not_json_fails_the_attempt_and_the_next_one_succeeds(
     store: Store, board: Store, model_settings: Settings, model_server: ScriptedModelServer
 ) -> None:

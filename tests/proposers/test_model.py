@@ -364,6 +364,36 @@ def test_a_reply_listing_thousands_of_facts_is_read_up_to_the_cap(
     assert any("lists 5000 ownership items; only the first 100" in r["reason"] for r in refused)
 
 
+def test_a_reply_of_megabytes_is_not_stored_whole(
+    store, llm: Settings, model_server: ScriptedModelServer
+) -> None:  # type: ignore[no-untyped-def]
+    """A looping model or a hostile endpoint answering one record with a 1 MB quote (and
+    title) stored a Rejection of 2 MB for it: a whole corpus of such replies, gigabytes in
+    the graph's memory, shown whole on the Record page."""
+    import json
+
+    from companybrain.graph.queries import records_q
+
+    huge = "Ben Okafor owns the billing gateway. " * 28_000  # about 1 MB
+    model_server.play(
+        facts(
+            [{"service": "billing-gateway", "owner": "ben", "quote": huge}],
+            [{"title": huge, "quote": huge}],
+        )
+    )
+    report = _store(store, llm, [TRANSFER])
+    assert report.kept == 0
+    refused = store.read("MATCH (r:Rejection) RETURN r.check AS check, r.fact_json AS fact")
+    assert sorted(r["check"] for r in refused) == ["decision_not_from_adr", "quote_too_long"]
+    for r in refused:
+        assert len(r["fact"]) < 5_000
+        quote = json.loads(r["fact"])["quote"]
+        assert quote.startswith("Ben Okafor owns the billing gateway. ")
+        assert quote.endswith(f"... ({len(huge):,} characters)")
+    reasons = [r["reason"] for r in records_q.rejections(store)]
+    assert any(f"the quote is {len(huge)} characters" in r for r in reasons), reasons
+
+
 def test_a_record_whose_reply_called_no_tool_is_stored_and_asked_again(
     store, llm: Settings, model_server: ScriptedModelServer
 ) -> None:  # type: ignore[no-untyped-def]

@@ -22,6 +22,7 @@ from companybrain.graph.connection import Store
 from companybrain.graph.queries import board_q, findings_q
 from companybrain.model.findings import Finding, FindingKind, Verdict
 from companybrain.policy.finding_checks import check_finding, check_summary
+from companybrain.policy.text import cut
 
 Row = dict[str, Any]
 
@@ -299,7 +300,7 @@ class Worker:
             "entry": path,
             "kind": "summary",
             "quote": "",
-            "value": summary,
+            "value": summary if check.kept else cut(summary),
             "verdict": None,
             "relation": None,
             "by": self.agent,
@@ -369,8 +370,9 @@ def _row(f: Finding, kept: bool, reason: str | None) -> Row:
         "id": findings_q.finding_id(f.entry, f),
         "entry": f.entry,
         "kind": f.kind.value,
-        "quote": f.quote,
-        "value": f.value,
+        # a kept quote is the entry's own; a refused one may be a reply of megabytes
+        "quote": f.quote if kept else cut(f.quote),
+        "value": f.value if kept else cut(f.value),
         "verdict": f.verdict.value if f.verdict else None,
         "relation": f.relation,
         "by": f.by,

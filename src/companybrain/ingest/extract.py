@@ -20,7 +20,7 @@ from companybrain.ingest.records import Problem
 from companybrain.ingest.times import iso, to_ms
 from companybrain.model.facts import OwnershipFact, Proposal, Verified
 from companybrain.model.records import Org, Project, Record, Service
-from companybrain.policy.text import fold_name, name_words
+from companybrain.policy.text import cut, fold_name, name_words
 from companybrain.policy.unknown_owner import VACANT, shared_by
 from companybrain.policy.verify import verify
 from companybrain.proposers import Proposer
@@ -306,7 +306,9 @@ def derived_links(
             "check": r.check,
             "reason": r.reason,
             "fact_json": json.dumps(
-                r.fact if isinstance(r.fact, dict) else asdict(r.fact), sort_keys=True, default=str
+                _cut_strings(r.fact if isinstance(r.fact, dict) else asdict(r.fact)),
+                sort_keys=True,
+                default=str,
             ),
             "proposer": proposal.proposer,
         }
@@ -319,6 +321,17 @@ def derived_links(
         "decisions": decisions,
         "rejections": rejections,
     }
+
+
+def _cut_strings(value: Any) -> Any:
+    """A refused fact as stored: every long text in it cut (policy/text.py `cut`)."""
+    if isinstance(value, str):
+        return cut(value)
+    if isinstance(value, dict):
+        return {k: _cut_strings(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_cut_strings(v) for v in value]
+    return value
 
 
 # -- worker processes ----------------------------------------------------------------------

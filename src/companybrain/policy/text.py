@@ -55,6 +55,16 @@ def clipped(value: object, limit: int = 80) -> str:
     return f"{shown[:limit]}... ({len(str(value)):,} characters)"
 
 
+# What a refused proposal keeps of each text it holds: a quote is a sentence, not a page,
+# and a reply of megabytes (a looping model, a hostile endpoint) is not stored whole.
+KEPT_OF_REFUSED = 2_000
+
+
+def cut(text: str, limit: int = KEPT_OF_REFUSED) -> str:
+    """`text`, or its start and how long it was when longer than `limit`."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def strings_in(value: Any) -> Iterator[str]:
     """Every string inside `value` (itself, or inside lists, tuples and mappings, keys too),
     walked with a stack: a JSON body or a query parameter may nest deep."""
