@@ -349,6 +349,24 @@ def test_a_month_or_weekday_the_evidence_gives_as_a_date_may_be_written(
     assert (out.status, out.reason) == ("answered", None)
 
 
+def test_an_answer_of_megabytes_is_withheld_unchecked(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    """The checks are not linear in the answer: a reply repeating "Kofi Mensah owns the
+    billing gateway [CC-1047]." 6,000 times took them seconds, 100,000 times (5 MB, a
+    looping model or a hostile endpoint) half an hour, holding the command or the page."""
+    from companybrain.ask.agent import ask_agent
+
+    looping = "Kofi Mensah owns the billing gateway [CC-1047]. " * 6_000
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(looping))
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    assert (out.status, out.text_by) == ("withheld", "template")
+    assert (
+        out.reason == f"the answer is {len(looping) - 1:,} characters; at most 20,000 are checked"
+    )
+    assert "CC-1047" in out.text and len(out.text) < 1_000
+
+
 def test_names_the_tools_returned_or_the_question_used_may_be_written(
     demo: Store, model_settings: Settings, model_server: ScriptedModelServer
 ) -> None:

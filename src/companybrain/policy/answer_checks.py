@@ -239,6 +239,9 @@ def check_answer(
     """Check a model's final answer against what the tools returned in this run. `known`:
     the people, services, projects and teams the graph knows, and `asked` the question:
     the answer may name only those the tools returned (or the question names)."""
+    if len(text) > MAX_ANSWER_CHARS:  # the checks below are not linear in it
+        why = f"the answer is {len(text):,} characters; at most {MAX_ANSWER_CHARS:,} are checked"
+        return CheckReport(False, False, 0, 0, (), (why,))
     failures: list[str] = []
     cites = _citations(text, evidence)
     for c in cites:
@@ -305,6 +308,9 @@ def check_answer(
 
 
 MAX_FIGURE_FAILURES = 3
+# A final answer is a few paragraphs; a reply of megabytes (a looping model, a hostile
+# endpoint) took the checks half an hour.
+MAX_ANSWER_CHARS = 20_000
 
 
 def _shorten(failures: list[str]) -> list[str]:
