@@ -271,6 +271,31 @@ def test_an_owner_no_owner_of_answer_gave_fails(evidence, text: str) -> None:  #
 
 
 @pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # a Cyrillic о in "owns", "owned", "owner": it reads as the word, checks miss it
+        ("Ines \u043ewns the billing gateway [CC-1047].", "look-alike letters of two scripts"),
+        ("The billing gateway is \u043ewned by Ines [CC-1047].", "look-alike letters"),
+        ("Ines is the \u043ewner of the billing gateway [CC-1047].", "look-alike letters"),
+        ("Ines o\u200bwns the billing gateway [CC-1047].", "invisible character U+200B"),
+        ("Ines \u2063owns the billing gateway [CC-1047].", "invisible character U+2063"),
+    ],
+)
+def test_an_owner_claim_in_disguised_letters_fails(evidence, text: str, reason: str) -> None:  # type: ignore[no-untyped-def]
+    """ "Ines оwns the billing gateway [CC-1047]" passed as a checked answer naming the
+    previous owner: no check reads "оwns" as "owns"."""
+    report = check_answer(text, evidence)
+    assert not report.passed and reason in report.failures[0]
+
+
+def test_units_and_names_in_other_letters_are_words_as_written(evidence) -> None:  # type: ignore[no-untyped-def]
+    text = "Kofi Mensah owns the billing gateway since 2026-10-14 [CC-1047]; p99 is 340 \u00b5s."
+    assert check_answer(text, evidence).failures == (
+        'the figure "340" does not appear in the evidence of [CC-1047]',
+    )
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Kofi Mensah owns the billing gateway [CC-1047].",

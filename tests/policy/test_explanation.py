@@ -190,6 +190,15 @@ def test_a_month_or_weekday_the_evidence_does_not_have_is_discarded() -> None:
     assert check_explanation(right, facts) is None
 
 
+def test_an_explanation_in_look_alike_letters_is_discarded() -> None:
+    """ "Ines Halvorsen оwns the Billing Gateway" (a Cyrillic о) read as "owns" and was
+    shown: no check reads it so."""
+    wrong = "Ines Halvorsen \u043ewns the Billing Gateway; Kofi Mensah is named in CC-1047."
+    assert check_explanation(wrong, ANSWERED) == (
+        "it writes a word in look-alike letters of two scripts"
+    )
+
+
 def test_calling_anyone_else_an_owner_beside_the_owner_is_discarded() -> None:
     # Ines is in the evidence (the quote of a transfer), not the answer's owner
     facts = ExplanationFacts(

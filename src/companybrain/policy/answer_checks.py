@@ -35,6 +35,7 @@ from companybrain.policy.explanation import (
     date_word_in,
     unknown_proper_name,
 )
+from companybrain.policy.injection import disguised_word
 from companybrain.policy.text import fold_name, names_in, normalise, quote_in
 
 # -- evidence ----------------------------------------------------------------------------
@@ -242,6 +243,8 @@ def check_answer(
     if len(text) > MAX_ANSWER_CHARS:  # the checks below are not linear in it
         why = f"the answer is {len(text):,} characters; at most {MAX_ANSWER_CHARS:,} are checked"
         return CheckReport(False, False, 0, 0, (), (why,))
+    if disguised := disguised_word(text):  # the checks below would read another word
+        return CheckReport(False, False, 0, 0, (), (disguised,))
     failures: list[str] = []
     cites = _citations(text, evidence)
     for c in cites:

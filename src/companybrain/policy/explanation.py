@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from companybrain.policy.injection import hidden_characters, instructs
+from companybrain.policy.injection import disguised_word, instructs
 from companybrain.policy.text import fold_name, names_in, quote_in
 
 MAX_SENTENCES = 3
@@ -103,8 +103,8 @@ def carries_orders_or_hidden_text(
 ) -> str | None:
     """Words a record planted for the model to repeat: orders to the reader, links or markup
     the answer has no use for, invisible characters."""
-    if hidden := hidden_characters(text):
-        return hidden.replace("the quote", "it")
+    if disguised := disguised_word(text):
+        return disguised
     if ordered := instructs(assertions):
         return ordered.replace("it addresses", "it passes on")
     if link := _LINK_OR_MARKUP.search(assertions):

@@ -74,6 +74,26 @@ def hidden_characters(quote: str) -> str | None:
     return None
 
 
+_WORD = re.compile(r"[^\W\d_]+")
+# Scripts whose letters pass for Latin ones: "оwns" with a Cyrillic о reads "owns" but is
+# not the word a check looks for.
+_LOOK_ALIKE_SCRIPTS = frozenset(("CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE"))
+
+
+def disguised_word(text: str) -> str | None:
+    """A word that mixes Latin letters with letters of a script that has look-alikes of
+    them, or an invisible character: the text does not read as it looks."""
+    if hidden := hidden_characters(text):
+        return hidden.replace("the quote", "it")
+    for word in _WORD.findall(text):
+        if word.isascii() or (word[0] in "µμ" and word[1:].isascii()):  # µs, μm: units
+            continue
+        scripts = {unicodedata.name(c, "?").split(" ", 1)[0] for c in word}
+        if "LATIN" in scripts and scripts & _LOOK_ALIKE_SCRIPTS:
+            return "it writes a word in look-alike letters of two scripts"
+    return None
+
+
 # What Markdown shows no reader as said: an HTML comment, and struck-through text (~~ ~~,
 # <del>, <s>, <strike>), which a wiki or runbook keeps to say it is no longer so.
 _UNSHOWN = re.compile(
