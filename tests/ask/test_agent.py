@@ -154,7 +154,7 @@ def test_i_dont_know_that_asserts_an_owner_is_withheld(
     assert out.status == "withheld"
     assert out.reason == (
         "says it does not know, yet makes a claim beside that; "
-        "names someone or something that neither the organisation nor the tools know"
+        "names someone or something unknown, which no tool returned in this run"
     )
     assert "Priya" not in out.text
 
@@ -276,15 +276,15 @@ def test_an_owner_the_tools_did_not_give_is_withheld_even_with_a_real_citation(
     [
         (
             "Kofi Mensah owns the billing gateway; Zara Quinn is his deputy [CC-1047].",
-            "names someone or something that neither the organisation nor the tools know",
+            "names someone or something unknown, which no tool returned in this run",
         ),
         (
             "Kofi Mensah owns the billing gateway and the search index [CC-1047].",
-            "names someone or something of the organisation that no tool returned in this run",
+            "names a person, service, project or team that no tool returned in this run",
         ),
         (
             "Kofi Mensah owns the billing gateway [CC-1047]. Lena Varga is his backup.",
-            "names someone or something of the organisation that no tool returned in this run",
+            "names a person, service, project or team that no tool returned in this run",
         ),
     ],
 )

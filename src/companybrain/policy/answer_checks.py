@@ -593,10 +593,10 @@ def _names_not_returned(
         if entity.id in evidence or not any(_says_name(plain, n) for n in entity.names):
             continue
         if not any(names_in(t, entity.names) for t in returned):
-            return ["names someone or something of the organisation that no tool returned in this run"]
+            return ["names a person, service, project or team that no tool returned in this run"]
     vocabulary = [*returned, *(n for entity in known for n in entity.names)]
     if unknown_proper_name(plain, vocabulary):
-        return ["names someone or something that neither the organisation nor the tools know"]
+        return ["names someone or something unknown, which no tool returned in this run"]
     return []
 
 
