@@ -93,6 +93,9 @@ class Settings:
     resultset_size: int = 10_000_000  # RESULTSET_SIZE: rows a query may return
     query_mem_bytes: int = 2 * 1024**3  # QUERY_MEM_CAPACITY: memory one query may use
     max_queued_queries: int = 1_000  # MAX_QUEUED_QUERIES: waiting queries before refusing
+    # Long-lived servers (web, MCP) wait for a reply only as long as a query may run, plus a
+    # margin (graph/connection.py): a frozen database is one clear error, not a hung page.
+    bounded_replies: bool = False
 
     @property
     def model_configured(self) -> bool:

@@ -32,6 +32,12 @@ T = TypeVar("T")
 # started again in between), then one clear error.
 CONNECT_BACKOFF_S = (0.2, 0.5, 1.0)
 CONNECT_TIMEOUT_S = 5.0
+# With `Settings.bounded_replies` (the web app and the MCP server, which hold one store for
+# their whole life), a reply is waited for as long as the query may run on the server
+# (BRAIN_QUERY_TIMEOUT_MS, or BRAIN_QUERY_TIMEOUT_MAX_MS inside `long_queries`) and this
+# much more; a server silent for longer (stopped with SIGSTOP, a paused host, a network gone
+# quiet) is one StoreError instead of a request that never ends.
+REPLY_MARGIN_S = 10.0
 # A server still loading its data rejects every command with LOADING: wait this long.
 LOADING_WAIT_S = LOAD_TIMEOUT_S
 _STATUS_EVERY_S = 5.0
@@ -148,13 +154,29 @@ class Store:
         self._schema_ready = False
         self._aof_off = False  # an external server without appendonly: see wait_durable
         self._timeout_ms: int | None = None  # set by `long_queries`
+        self._long = False  # inside `long_queries`
+        self._clients: dict[float | None, FalkorDB] = {}  # by how long a reply is waited for
         self._resilient(self._open, repeatable=True)
+
+    @property
+    def reply_limit_s(self) -> float | None:
+        """How long a reply is waited for (None: as long as it takes)."""
+        if not self.settings.bounded_replies:
+            return None
+        ms = self.settings.query_timeout_max_ms if self._long else self.settings.query_timeout_ms
+        return ms / 1000 + REPLY_MARGIN_S
 
     def _open(self) -> None:
         # redis-py's own retries are off: the policy of `_resilient` is the only one.
+        limit = self.reply_limit_s
+        found = self._clients.get(limit)
+        if found is not None:  # a client of this store that waits as long
+            self._db, self._graph = found, found.select_graph(self.graph_name)
+            return
         options: dict[str, Any] = {
             "retry": Retry(NoBackoff(), 0),
             "socket_connect_timeout": CONNECT_TIMEOUT_S,
+            "socket_timeout": limit,
         }
         if self.embedded is None:
             assert self.settings.falkordb_url
@@ -168,13 +190,15 @@ class Store:
         else:
             self.embedded.ensure_running()
             self._db = FalkorDB(unix_socket_path=self.embedded.socket_path, **options)
+        self._clients[limit] = self._db
         self._graph = self._db.select_graph(self.graph_name)
 
     def _reconnect(self) -> None:
         """Drop pooled connections (they point at a server that went away) and start the
         embedded server again if it died; the next command connects afresh."""
-        with suppress(AttributeError, redis.exceptions.RedisError):
-            self._db.connection.connection_pool.disconnect()
+        for client in self._clients.values():
+            with suppress(AttributeError, redis.exceptions.RedisError):
+                client.connection.connection_pool.disconnect()
         if self.embedded is not None:
             self.embedded.ensure_running()
 
@@ -215,6 +239,14 @@ class Store:
                     f"FalkorDB at {self.where} refused the credentials: {_one_line(exc)}"
                 ) from exc
             except _CONNECTION_ERRORS as exc:
+                if _silent(exc):  # sent, and the server said nothing for that long
+                    unsure = not repeatable and "reading" in str(exc)
+                    raise StoreError(
+                        f"FalkorDB at {self.where} did not answer within "
+                        f"{self.reply_limit_s or 0:g} s (the query time limit and "
+                        f"{REPLY_MARGIN_S:g} s more): it is stopped or overloaded"
+                        + ("; the write may or may not have been applied" if unsure else "")
+                    ) from exc
                 if not repeatable and not _never_sent(exc):
                     raise StoreError(
                         f"lost the connection to FalkorDB at {self.where} during a write "
@@ -449,13 +481,18 @@ class Store:
     def long_queries(self) -> Iterator[None]:
         """Queries inside may run up to the longest time the server allows (TIMEOUT_MAX)
         instead of its default: for ingestion steps that walk the whole graph."""
-        previous = self._timeout_ms
+        previous, was_long = self._timeout_ms, self._long
         if self.embedded is not None:  # an external server's limits are its own
             self._timeout_ms = self.settings.query_timeout_max_ms
+        self._long = True
+        if self.settings.bounded_replies:  # replies are waited for as long
+            self._resilient(self._open, repeatable=True)
         try:
             yield
         finally:
-            self._timeout_ms = previous
+            self._timeout_ms, self._long = previous, was_long
+            if self.settings.bounded_replies:
+                self._resilient(self._open, repeatable=True)
 
     @contextmanager
     def traced(self) -> Iterator[None]:
@@ -518,8 +555,9 @@ class Store:
         raise StoreError("the server has no FalkorDB module loaded")
 
     def close(self) -> None:
-        with suppress(redis.exceptions.RedisError):
-            self._db.connection.close()
+        for client in self._clients.values():
+            with suppress(redis.exceptions.RedisError):
+                client.connection.close()
 
 
 def check_params(params: Mapping[str, Any]) -> None:
@@ -557,7 +595,18 @@ def _query_error(exc: redis.exceptions.ResponseError) -> StoreError:
 
 def _never_sent(exc: Exception) -> bool:
     """Whether the error came before the command left (connecting, or a connect timeout)."""
-    return isinstance(exc, redis.exceptions.TimeoutError) or "connecting to" in str(exc)
+    return (
+        isinstance(exc, redis.exceptions.TimeoutError) and not _silent(exc)
+    ) or "connecting to" in str(exc)
+
+
+def _silent(exc: Exception) -> bool:
+    """A socket timeout after connecting (`Settings.bounded_replies`): the server took no
+    more of the command, or sent no reply, for as long as a query may run."""
+    text = str(exc)
+    return isinstance(exc, redis.exceptions.TimeoutError) and (
+        "reading from" in text or "writing to" in text
+    )
 
 
 def _one_line(exc: Exception) -> str:

@@ -28,9 +28,10 @@ def mcp_cmd(
 ) -> None:
     """Serve every read-only tool over MCP (stdio by default). Nothing served can write."""
     address = parse_address(http_address) if http_address else None
-    store = ReadOnlyStore(state.settings)
+    settings = state.settings.with_(bounded_replies=True)  # a frozen database fails a call
+    store = ReadOnlyStore(settings)
     clock = parse_now(now) if now else None  # without --now: the real time of each call
-    ctx = ToolContext(store, state.settings, now=clock, as_person=as_person)
+    ctx = ToolContext(store, settings, now=clock, as_person=as_person)
     if as_person is not None:
         check_person(ctx)
     server = build_server(ctx, read_only_tools())

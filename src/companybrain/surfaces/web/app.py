@@ -35,6 +35,8 @@ def create_app(
     token: str | None = None,
     allowed_hosts: list[str] | None = None,
 ) -> FastAPI:
+    # one Brain per graph for the app's whole life: a frozen database must fail a request
+    settings = settings.with_(bounded_replies=True)
     web = WebContext(settings=settings, pinned=as_person, token=token or None)
 
     @asynccontextmanager
