@@ -10,8 +10,11 @@ import signal
 import sys
 import threading
 import time
+import urllib.parse
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,6 +31,7 @@ from companybrain.graph.server import EmbeddedServer
 from companybrain.ingest.pipeline import ingest
 from companybrain.surfaces.web import create_app
 from tests.conftest import REPO_ROOT
+from tests.surfaces.web.conftest import Served
 
 NOW = "2026-10-20T12:00:00Z"
 ASK = {"question": "Who owns the billing gateway?", "now": NOW}
@@ -156,3 +160,30 @@ def test_a_long_ingestion_step_is_waited_for_and_a_slow_write_never_sent_twice(
         assert store.read("MATCH (s:Slow) RETURN count(s) AS n") == [{"n": 10}]
     finally:
         bounded.close()
+
+
+def test_a_record_being_added_never_holds_up_the_other_requests(
+    own_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Add record and Sync wait on the database in a thread, as every other page does: a
+    slow or stopped database under one of them keeps no one else waiting."""
+    monkeypatch.setattr(connection, "REPLY_MARGIN_S", 1.0, raising=False)
+    settings = _demo(own_home, query_timeout_ms=5000)
+    jar = CookieJar()
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    with Served(create_app(settings)) as served:
+        browser.open(f"{served.url}/records/new", timeout=30).read()
+        csrf = next(c.value for c in jar if c.name == "brain_csrf")
+        form = urllib.parse.urlencode({"csrf": csrf, "author": "kofi", "text": "a note"})
+        adding = threading.Thread(
+            target=lambda: browser.open(f"{served.url}/records/new", form.encode(), timeout=60)
+        )
+        with frozen(own_home):
+            adding.start()
+            time.sleep(0.5)  # the record is being added: its reads wait on the database
+            started = time.monotonic()
+            css = urllib.request.urlopen(f"{served.url}/static/app.css", timeout=30)
+            waited = time.monotonic() - started
+        adding.join(60)
+    assert css.status == 200
+    assert waited < 2, f"a page that needs no database waited {waited:.1f} s for another"

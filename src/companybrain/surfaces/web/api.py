@@ -133,7 +133,10 @@ def router(web: WebContext) -> APIRouter:
     @r.post("/sync")
     async def sync(body: SyncBody) -> dict[str, Any]:
         """Read the repository's new commits, run the board, say what changed."""
-        brain = web.brain(body.graph)
-        return await asyncio.to_thread(review_view.sync, web.settings, brain.store, body.repo)
+
+        def run() -> dict[str, Any]:  # off the event loop, as every database call
+            return review_view.sync(web.settings, web.brain(body.graph).store, body.repo)
+
+        return await asyncio.to_thread(run)
 
     return r

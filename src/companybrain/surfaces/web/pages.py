@@ -12,6 +12,7 @@ import jinja2
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.templating import Jinja2Templates
+from starlette.concurrency import run_in_threadpool
 
 from companybrain.errors import BrainError, InputError
 from companybrain.graph.queries import ask_q
@@ -170,6 +171,10 @@ def router(web: WebContext) -> APIRouter:
     async def add_post(request: Request) -> Response:
         form = await request.form()
         check_form(request, form)
+        # off the event loop, which serves every other request meanwhile
+        return await run_in_threadpool(add_record, request, form)
+
+    def add_record(request: Request, form: Any) -> Response:
         graph = str(form.get("graph") or web.default_graph)
         brain = web.brain(graph)
         asker = web.asker(brain.store, str(form.get("as") or "") or None)
@@ -285,17 +290,17 @@ def router(web: WebContext) -> APIRouter:
     async def sync_post(request: Request) -> Response:
         form = await request.form()
         check_form(request, form)
+        # off the event loop, which serves every other request meanwhile
+        return await run_in_threadpool(sync_repo, request, form)
+
+    def sync_repo(request: Request, form: Any) -> Response:
         graph = str(form.get("graph") or web.default_graph)
         brain = web.brain(graph)
         asker = web.asker(brain.store, None)
         repo = str(form.get("repo") or "")
         synced, error = None, None
         try:
-            import asyncio
-
-            synced = await asyncio.to_thread(
-                review_view.sync, web.settings, brain.store, repo or None
-            )
+            synced = review_view.sync(web.settings, brain.store, repo or None)
         except BrainError as exc:
             error = str(exc)
         return review_render(request, graph, brain, asker, repo, "", synced=synced, error=error)
