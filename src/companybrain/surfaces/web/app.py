@@ -23,7 +23,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from companybrain.config import Settings
 from companybrain.errors import BrainError, BusyError, ConfigError, ModelError, StoreError
 from companybrain.surfaces.web import api, inputs, pages, security
-from companybrain.surfaces.web.context import NotFound, WebContext
+from companybrain.surfaces.web.context import NotFound, WebContext, shown
 
 STATIC = Path(__file__).parent / "static"
 
@@ -75,11 +75,11 @@ def create_app(
 
     @app.exception_handler(NotFound)
     async def not_found(request: Request, exc: NotFound) -> Response:
-        return _error_page(request, 404, str(exc))
+        return _error_page(request, 404, shown(exc, settings))
 
     @app.exception_handler(BrainError)
     async def brain_error(request: Request, exc: BrainError) -> Response:
-        response = _error_page(request, http_status(exc), str(exc))
+        response = _error_page(request, http_status(exc), shown(exc, settings))
         if isinstance(exc, BusyError):
             response.headers["Retry-After"] = "1"
         return response

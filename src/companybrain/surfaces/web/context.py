@@ -94,3 +94,9 @@ class WebContext:
 
 def now_utc() -> datetime:
     return clock_now()
+
+
+def shown(exc: BaseException, settings: Settings) -> str:
+    """An error as a page or API call shows it: the data folder is named by its setting,
+    never by where it is on the server's disk (a database error names its socket and log)."""
+    return str(exc).replace(str(settings.home.resolve()), "$BRAIN_HOME")

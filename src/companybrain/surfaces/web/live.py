@@ -16,7 +16,7 @@ from companybrain.ask.engine import parse_now
 from companybrain.brain import Brain
 from companybrain.errors import BrainError
 from companybrain.surfaces.web.company import answer_view
-from companybrain.surfaces.web.context import Asker
+from companybrain.surfaces.web.context import Asker, shown
 
 BOARD_POLL_S = 1.0
 BOARD_STREAM_S = 600.0  # a board page stops listening after ten minutes (reload to resume)
@@ -88,7 +88,7 @@ async def ask_events(
             view = run_ask(brain, asker, given, lambda line: events.put(("step", line)))
             events.put(("answer", {"html": render(view)}))
         except BrainError as exc:
-            events.put(("failed", {"error": str(exc)}))
+            events.put(("failed", {"error": shown(exc, brain.settings)}))
         except Exception as exc:  # the page shows one line, never a traceback
             events.put(
                 ("failed", {"error": f"the question could not be answered: {type(exc).__name__}"})

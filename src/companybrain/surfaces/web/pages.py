@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from companybrain.errors import BrainError, InputError
 from companybrain.graph.queries import ask_q
 from companybrain.surfaces.web import board_view, company, graph_view, live, review_view
-from companybrain.surfaces.web.context import Asker, WebContext, now_utc
+from companybrain.surfaces.web.context import Asker, WebContext, now_utc, shown
 from companybrain.surfaces.web.security import (
     SESSION_COOKIE,
     check_form,
@@ -116,7 +116,7 @@ def router(web: WebContext) -> APIRouter:
                     brain, asker, live.AskInput(q, as_of or None, now or None), steps.append
                 )
             except BrainError as exc:
-                error = str(exc)
+                error = shown(exc, web.settings)
         return pages.render(
             request, "ask.html", "ask", "Ask", graph, asker.person,
             q=q, as_of=as_of, now=now, people=people, answer=view, steps=steps, error=error,
@@ -194,7 +194,7 @@ def router(web: WebContext) -> APIRouter:
                 now=now_utc(),
             )
         except BrainError as exc:
-            error = str(exc)
+            error = shown(exc, web.settings)
         return pages.render(
             request, "add.html", "add", "Add record", graph, asker.person,
             people=ask_q.people(brain.store), result=result, error=error,
@@ -274,7 +274,7 @@ def router(web: WebContext) -> APIRouter:
             try:
                 review = review_view.commit_review(brain.store, repo, sha)
             except BrainError as exc:
-                error = str(exc)
+                error = shown(exc, web.settings)
         return pages.render(
             request, "review.html", "review", "Review", graph, asker.person, status,
             repos=repos, repo=repo, commits=commits, heads=heads, sha=sha, r=review,
@@ -302,7 +302,7 @@ def router(web: WebContext) -> APIRouter:
         try:
             synced = review_view.sync(web.settings, brain.store, repo or None)
         except BrainError as exc:
-            error = str(exc)
+            error = shown(exc, web.settings)
         return review_render(request, graph, brain, asker, repo, "", synced=synced, error=error)
 
     # -- graph -----------------------------------------------------------------------
