@@ -367,6 +367,70 @@ def test_an_answer_of_megabytes_is_withheld_unchecked(
     assert "CC-1047" in out.text and len(out.text) < 1_000
 
 
+@pytest.mark.parametrize(
+    ("prose", "reason"),
+    [
+        (
+            "Kofi Mensah no longer owns the billing gateway [CC-1047].",
+            "says that the owner an owner_of answer of this run gave is not",
+        ),
+        (
+            "Kofi Mensah does not own the billing gateway [CC-1047].",
+            "says that the owner an owner_of answer of this run gave is not",
+        ),
+        (
+            "Kofi Mensah used to own the billing gateway [CC-1047].",
+            "says that the owner an owner_of answer of this run gave is not",
+        ),
+        (
+            "The billing gateway has no owner since the transfer [CC-1047].",
+            "says there is no owner where an owner_of answer of this run gave one",
+        ),
+        (
+            "Ines Halvorsen and Kofi Mensah jointly own the billing gateway [CC-1047].",
+            "calls someone the owner whom no owner_of answer of this run names as the owner",
+        ),
+        (
+            "The billing gateway is owned by Kofi Mensah and Ines Halvorsen [CC-1047].",
+            "calls someone the owner whom no owner_of answer of this run names as the owner",
+        ),
+        (
+            "Kofi Mensah owns the billing gateway together with Ines Halvorsen [CC-1047].",
+            "calls someone the owner whom no owner_of answer of this run names as the owner",
+        ),
+    ],
+)
+def test_denying_the_owner_or_adding_a_joint_one_is_withheld(
+    demo: Store,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+    prose: str,
+    reason: str,
+) -> None:
+    """Only someone called the owner was checked: saying the owner owns it no longer, that
+    there is none, or that the previous owner owns it with him passed, citing CC-1047."""
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(prose))
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    assert (out.status, out.text_by, out.reason) == ("withheld", "template", reason)
+
+
+def test_the_owners_of_a_project_may_be_named_together(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    prose = (
+        "Kofi Mensah owns the billing gateway [CC-1047]; Darius Karimi and Marek Novotny own "
+        "the ledger service and the event bus [dir-2026-09]. Ines Halvorsen no longer owns "
+        "the billing gateway [CC-1047]."
+    )
+    model_server.play(tool_call("owner_of", {"subject": "halyard"}), text(prose))
+    out = ask_agent(demo, model_settings, "Who owns Halyard?", now=NOW, max_steps=4)
+    assert (out.status, out.reason) == ("answered", None)
+
+
 def test_names_the_tools_returned_or_the_question_used_may_be_written(
     demo: Store, model_settings: Settings, model_server: ScriptedModelServer
 ) -> None:

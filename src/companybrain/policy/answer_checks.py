@@ -505,7 +505,7 @@ def _names_of(item: EvidenceItem) -> list[str]:
 # Who the answer calls an owner: "Kofi Mensah owns", "Ines is still the owner", "owned by
 # Ben", "the owner is Ben", "ownership ... to Ben". A name is up to four capitalised words.
 _NAME = r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3})"
-_OWNER_CLAIMS = (
+_OWNER_CLAIMS: tuple[re.Pattern[str], ...] = (
     re.compile(
         _NAME + r"\s+(?i:(?:still\s+|now\s+|currently\s+|really\s+|alone\s+)?(?:owns\b"
         r"|is\s+(?:still\s+|now\s+)?(?:the\s+)?(?:current\s+|new\s+|sole\s+)?"
@@ -534,6 +534,33 @@ _OWNER_CLAIMS = (
         r"|in\s+the\s+hands\s+of)\s+)" + _NAME
     ),
 )
+# Two named together as owners: "Ines and Kofi (both) own it", "owned by Kofi and Ines",
+# "Kofi owns it with Ines", "Kofi co-owns it with Ines".
+_JOINT = _NAME + r"\s+(?:and|&)\s+" + _NAME
+_OWNER_CLAIMS += (
+    re.compile(
+        _JOINT + r"\s+(?i:(?:(?:both|jointly|together|also|now|still)\s+)*(?:own|co-?own"
+        r"|are\s+(?:the\s+|both\s+)*(?:joint\s+|co-?)?owners)\b)"
+    ),
+    re.compile(r"(?i:\b(?:owned|co-?owned)\s+(?:jointly\s+|together\s+)?by\s+)" + _JOINT),
+    re.compile(r"(?i:\b(?:co-?)?owns?\b[^.;\n]{0,80}?\b(?:together\s+)?with\s+)" + _NAME),
+)
+# What says that the owner an owner_of answer gave does not own it: "Kofi does not own",
+# "no longer owns", "used to own", "Kofi owned it until", "is not the owner".
+_OWNER_DENIALS = (
+    re.compile(
+        _NAME + r"\s+(?i:(?:does\s+not|doesn't|did\s+not|didn't|no\s+longer|never|used\s+to"
+        r"|formerly|previously|once|(?:has|had)\s+not)\s+(?:\w+\s+){0,2}?own(?:s|ed)?\b"
+        r"|(?:is|was)\s+(?:not|no\s+longer|never)\s+(?:the\s+)?(?:\w+\s+)?"
+        r"(?:owner|review\s+contact)\b|owned\s+(?!by\b))"
+    ),
+)
+# ... or that no one does: "has no owner", "no one owns it", "is unowned".
+_NO_OWNER = re.compile(
+    r"\b(?:has\s+no\s+(?:\w+\s+)?owner|(?:no\s+one|nobody)\s+(?:\w+\s+)?owns"
+    r"|is\s+(?:now\s+|currently\s+)?(?:unowned|not\s+owned|without\s+(?:an\s+)?owner))\b",
+    re.I,
+)
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 
 
@@ -555,29 +582,39 @@ def _owner_claims(text: str, evidence: Evidence) -> list[str]:
     record does not make an invented, previous or outranked owner the owner."""
     plain = _unquoted(text, evidence)
     subjects = [n for it in evidence.values() for n in it.owner_of]
+    answered = {it.owner_of[0] for it in evidence.values() if it.owner_of}  # what has owners
     failures = []
     for a, b in _sentences(plain, []):
         sentence = plain[a:b]
+        named = [s for s in subjects if names_in(sentence, [s])]
         for pattern in _OWNER_CLAIMS:
             for m in pattern.finditer(sentence):
-                name = m.group(1)
-                owners = [
-                    it for it in evidence.values()
-                    if it.owner_of and _names_person(name, it)
-                ]  # fmt: skip
-                if not owners:
-                    failures.append(
-                        "calls someone the owner whom no owner_of answer of this run names "
-                        "as the owner"
-                    )
-                    continue
-                named = [s for s in subjects if names_in(sentence, [s])]
-                owned = [s for it in owners for s in it.owner_of]
-                if named and not any(s in owned for s in named):
-                    failures.append(
-                        "calls someone the owner of what an owner_of answer of this run "
-                        "gives to another"
-                    )
+                for name in (g for g in m.groups() if g):
+                    owners = [
+                        it for it in evidence.values()
+                        if it.owner_of and _names_person(name, it)
+                    ]  # fmt: skip
+                    if not owners:
+                        failures.append(
+                            "calls someone the owner whom no owner_of answer of this run "
+                            "names as the owner"
+                        )
+                        continue
+                    owned = [s for it in owners for s in it.owner_of]
+                    if named and not any(s in owned for s in named):
+                        failures.append(
+                            "calls someone the owner of what an owner_of answer of this run "
+                            "gives to another"
+                        )
+        # Saying the owner is not, or that there is none, of what an owner_of answer gave.
+        denied = [
+            it for pattern in _OWNER_DENIALS for m in pattern.finditer(sentence)
+            for it in evidence.values() if it.owner_of and _names_person(m.group(1), it)
+        ]  # fmt: skip
+        if any(not named or any(s in it.owner_of for s in named) for it in denied):
+            failures.append("says that the owner an owner_of answer of this run gave is not")
+        if _NO_OWNER.search(sentence) and (named or len(answered) == 1):
+            failures.append("says there is no owner where an owner_of answer of this run gave one")
     return failures
 
 
