@@ -199,6 +199,26 @@ def test_an_explanation_in_look_alike_letters_is_discarded() -> None:
     )
 
 
+def test_an_explanation_denying_the_owner_is_discarded() -> None:
+    """ "Kofi Mensah no longer owns the Billing Gateway, per CC-1047" named the owner, so it
+    was shown, explaining an answer that Kofi owns it."""
+    for wrong in (
+        "Kofi Mensah no longer owns the Billing Gateway, per CC-1047.",
+        "Kofi Mensah doesn't own the Billing Gateway, per CC-1047.",
+        "Kofi Mensah used to own the Billing Gateway, per CC-1047.",
+        "Kofi is not the owner of the Billing Gateway, per CC-1047.",
+    ):
+        assert check_explanation(wrong, ANSWERED) is not None, wrong
+        assert "does not own it, whom the answer names as the owner" in str(
+            check_explanation(wrong, ANSWERED)
+        )
+    assert check_explanation(
+        "The Billing Gateway has no owner; Kofi Mensah is named in CC-1047.", ANSWERED
+    ) == ("it says there is no owner, where the answer names one")
+    right = "Kofi Mensah owns the Billing Gateway per CC-1047; Ines Halvorsen no longer does."
+    assert check_explanation(right, ANSWERED) is None
+
+
 def test_calling_anyone_else_an_owner_beside_the_owner_is_discarded() -> None:
     # Ines is in the evidence (the quote of a transfer), not the answer's owner
     facts = ExplanationFacts(

@@ -227,6 +227,37 @@ def gives_a_date_not_in_evidence(text: str, assertions: str, facts: ExplanationF
     return None
 
 
+# Said of the answer's owner, these deny it (folded text: "doesn't" reads "doesn t").
+_DENIES = (
+    r"\s+(?:does\s+not|doesn\s+t|did\s+not|didn\s+t|no\s+longer|never|used\s+to|formerly"
+    r"|previously|once|has\s+not|hasn\s+t)\s+(?:\w+\s+){0,2}?own(?:s|ed)?\b"
+    r"|\s+(?:is|was|isn\s+t|wasn\s+t)\s+(?:not\s+|no\s+longer\s+|never\s+)?(?:the\s+)?"
+    r"(?:former|previous|old|ex)\s+owner\b"
+    r"|\s+(?:is|was)\s+(?:not|no\s+longer|never)\s+(?:the\s+)?(?:\w+\s+)?owner\b"
+    r"|\s+owned\b(?!\s+by\b)"
+)
+_NO_OWNER = re.compile(
+    r"\b(?:has\s+no\s+(?:\w+\s+)?owner|(?:no\s+one|nobody)\s+(?:\w+\s+)?owns"
+    r"|is\s+(?:now\s+|currently\s+)?(?:unowned|not\s+owned|without\s+(?:an\s+)?owner))\b"
+)
+
+
+def denies_the_owner(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
+    """The answer's owner may not be said not to own it (any more), nor may it be said
+    that there is no owner: "Kofi Mensah no longer owns the Billing Gateway, per CC-1047"
+    contradicts the answer it explains."""
+    if facts.status != "answered" or not facts.owners:
+        return None
+    folded = fold_name(assertions)
+    for person in facts.owners:
+        for name in person.names:
+            if re.search(rf"\b{re.escape(fold_name(name))}(?:{_DENIES})", folded):
+                return f"it says {name} does not own it, whom the answer names as the owner"
+    if _NO_OWNER.search(folded):
+        return "it says there is no owner, where the answer names one"
+    return None
+
+
 def leaves_out_the_owner(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
     for person in facts.owners:
         if not names_in(text, person.names):
@@ -272,6 +303,7 @@ CHECKS: tuple[Check, ...] = (
     gives_a_figure_not_in_evidence,
     gives_a_date_not_in_evidence,
     calls_outranked_the_owner,
+    denies_the_owner,
     leaves_out_the_owner,
     skips_the_refusal_reason,
 )
