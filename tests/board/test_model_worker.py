@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from companybrain.ask.repo.history_tools import trace
 from companybrain.ask.repo.tools import disproven
 from companybrain.board.fill import fill
@@ -145,6 +147,32 @@ def test_a_refused_finding_of_megabytes_is_not_kept_whole_on_the_board(
     assert not refused["kept"] and refused["reason"].startswith("quote not found verbatim")
     for text in (refused["quote"], refused["value"]):
         assert len(text) < 2_100 and text.endswith(f"... ({len(huge):,} characters)")
+
+
+def test_an_endpoint_that_keeps_failing_stops_the_worker_naming_the_settings(
+    store: Store, board: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    """A model endpoint that was down or hung failed every item of the board, each up to
+    --max-attempts times, four tries of BRAIN_MODEL_TIMEOUT_S each: 195 items of the demo
+    with a hung endpoint would have taken 39 hours to end with every item failed."""
+    from companybrain.errors import ModelError
+    from companybrain.graph.queries import board_q
+    from tests.support.model_server import http_error
+
+    seed_decisions(store, ADRS)
+    seed_files(store, FILES)
+    fill(store, board, OPTIONS)
+    model_server.play(*(http_error(400, "model not loaded") for _ in range(3)))
+    worker = Worker(model_settings, OPTIONS, "model-1", "model")
+
+    with pytest.raises(ModelError, match="the model failed 3 times in a row") as stopped:
+        worker.run()
+
+    assert "check BRAIN_MODEL and BRAIN_MODEL_BASE_URL" in str(stopped.value)
+    tried, *rest = board_q.items(board)
+    assert tried["status"] == "failed" and len(tried["errors"]) == 3
+    assert all("model not loaded" in e for e in tried["errors"])
+    assert [(i["status"], i["attempts"]) for i in rest] == [("pending", 0)] * 2
 
 
 def test_a_reply_that_is_not_json_fails_the_attempt_and_the_next_one_succeeds(

@@ -17,7 +17,7 @@ from companybrain.board.reading import Context, Entry, Reader, Reading
 from companybrain.board.refs import EntryRef, RefIndex
 from companybrain.board.rules_worker import RulesReader
 from companybrain.config import Settings
-from companybrain.errors import BrainError, ConfigError
+from companybrain.errors import BrainError, ConfigError, ModelError
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import board_q, findings_q
 from companybrain.model.findings import Finding, FindingKind, Verdict
@@ -29,6 +29,12 @@ Row = dict[str, Any]
 
 class ItemError(BrainError):
     """An item cannot be read (its entry is gone or changed); recorded on the item."""
+
+
+# Attempts in a row the model may fail before the worker stops: one flaky call costs one
+# attempt at one item; an endpoint that is down or hangs (four tries of the timeout each)
+# would otherwise fail every item of the board, --max-attempts times over.
+MAX_MODEL_FAILURES_IN_A_ROW = 3
 
 
 def text_hash(text: str) -> str:
@@ -64,6 +70,7 @@ class Worker:
         board_q.ensure_agent(self.board, agent, self.reader.kind)
         self._ctx: Context | None = None
         self._claimed_at = 0.0
+        self.model_failures_in_a_row = 0
 
     def close(self) -> None:
         self.board.close()
@@ -101,7 +108,8 @@ class Worker:
 
     def process(self, item: Row) -> None:
         """Do one claimed item. A failure is recorded on the item, never raised, so that
-        one bad entry does not stop the worker; the attempts cap stops the item."""
+        one bad entry does not stop the worker; the attempts cap stops the item. Only the
+        model failing on items in a row stops the worker (raised, after it is recorded)."""
         try:
             handler = {
                 "entry": self._entry_item,
@@ -123,6 +131,17 @@ class Worker:
                 error,
                 self.options.max_attempts,
             )
+            if not isinstance(exc, ModelError):
+                return
+            self.model_failures_in_a_row += 1
+            if self.model_failures_in_a_row >= MAX_MODEL_FAILURES_IN_A_ROW:
+                raise ModelError(
+                    f"the model failed {self.model_failures_in_a_row} times in a row, the "
+                    f"last with: {exc} (check BRAIN_MODEL and BRAIN_MODEL_BASE_URL; "
+                    "`brain board run` again goes on where this stopped)"
+                ) from exc
+        else:
+            self.model_failures_in_a_row = 0
 
     # -- what the brain holds ------------------------------------------------------------------
 
