@@ -84,3 +84,24 @@ def test_bad_options_are_refused_before_the_board_is_filled(
         assert result.exit_code != 0
         assert named in result.output + str(result.exception)
         assert status_json(run_cli)["items"]["pending"] == 0
+
+
+def test_workers_stopped_by_the_model_say_so_and_exit_non_zero(
+    store: Store, board: Store, run_cli: Any
+) -> None:
+    """The run ended with exit code 0 and "items still pending: handoffs wait for an agent
+    other than the one that raised them", whatever had stopped the workers."""
+    import socket
+
+    from tests.board.conftest import seed_decisions
+
+    seed_decisions(store, ADRS)
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{s.getsockname()[1]}/v1"
+    env = {"BRAIN_MODEL": "m", "BRAIN_MODEL_BASE_URL": url}
+    result = run_cli("board", "run", "-n", "1", "--worker", "model", env=env)
+    assert result.exit_code == 1, result.output
+    assert "workers that exited with an error: {'model-1': 1}" in result.output
+    assert "still pending: the workers stopped (their errors are above)" in result.output
+    assert "handoffs wait" not in result.output

@@ -4,6 +4,7 @@ records into checked findings."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -145,12 +146,20 @@ def run_cmd(
     if crashed:
         click.echo(f"workers that exited with an error: {crashed}", err=True)
     left = states.get("pending", 0)
-    if left:
+    if left and crashed:
+        click.echo(
+            f"{left} item(s) still pending: the workers stopped (their errors are above); "
+            "`brain board run` again goes on from there",
+            err=True,
+        )
+    elif left:
         click.echo(
             f"{left} item(s) still pending: handoffs wait for an agent other than the one that "
             "raised them (run with --workers 2 or more)",
             err=True,
         )
+    if crashed:
+        sys.exit(1)
 
 
 @board.command("status")
