@@ -7,7 +7,15 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companybrain.ask.repo.topic import Match, identifiers, mentions_identifier, score, terms
+from companybrain.ask.repo.topic import (
+    Match,
+    identifiers,
+    lacking,
+    mentions_identifier,
+    names,
+    score,
+    terms,
+)
 from companybrain.graph.queries import repo_read
 
 if TYPE_CHECKING:
@@ -116,21 +124,26 @@ def find_decisions(
     store: Store, topic: str, limit: int = 5, rows: list[dict[str, Any]] | None = None
 ) -> list[Found]:
     """Decisions whose text covers the topic: names the identifiers it mentions, or holds at
-    least half of its words. Live decisions before superseded ones at equal strength. A
-    path (`src/nothing.py`) must be named whole: its words (`src`, `py`) say nothing.
+    least half of its words, and holds every name it gives ("SQLite": a decision about
+    Postgres for the exporter does not answer "why SQLite for the exporter"). Live decisions
+    before superseded ones at equal strength. A path (`src/nothing.py`) must be named whole:
+    its words (`src`, `py`) say nothing.
     `rows`: the decisions to look through (those of a past day), else the graph's."""
     path = looks_like_path(topic)
     query_terms = terms(topic)
-    names = [clean(topic)] if path else identifiers(topic)
+    idents = [clean(topic)] if path else identifiers(topic)
+    named = [] if path else names(topic)
     found: list[Found] = []
     for row in repo_read.decisions(store) if rows is None else rows:
         text, start = row.get("text") or "", int(row.get("line_start") or 1)
+        if lacking(named, row.get("title") or "", text):
+            continue
         if path:
-            at = mentions_identifier(text, names[0])
+            at = mentions_identifier(text, idents[0])
             if at >= 0:
                 found.append(Found(row, Match(10.0, 1.0, at), start + at))
             continue
-        for name in names:
+        for name in idents:
             at = mentions_identifier(text, name)
             if at >= 0:
                 found.append(Found(row, Match(10.0, 1.0, at), start + at))

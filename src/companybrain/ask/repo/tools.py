@@ -17,7 +17,7 @@ from companybrain.ask.repo.subjects import (
     resolve_path,
 )
 from companybrain.ask.repo.then import Then, resting_on
-from companybrain.ask.repo.topic import score, terms
+from companybrain.ask.repo.topic import lacking, names, score, terms
 from companybrain.graph.queries import findings_q, repo_read
 from companybrain.model.answer import Answer, Citation
 from companybrain.policy.text import quote_in
@@ -86,6 +86,10 @@ def _how(row: Row) -> str:
     return f"was recorded in the commit that changed {row['file']}"
 
 
+def _lacks(row: Row, name: str) -> bool:
+    return bool(lacking([name], row.get("title") or "", row.get("text") or ""))
+
+
 def _on(then: Then | None) -> str:
     return f" {then.words}" if then else ""
 
@@ -134,12 +138,15 @@ def why(
             f"{len(rows)} recorded decision(s) rest on {ps.asked}{_on(then)}: "
             + "; ".join(lines) + ".",
         )  # fmt: skip
-    found = find_decisions(store, subject, rows=then.rows(store) if then else None)
+    logged = then.rows(store) if then else repo_read.decisions(store)
+    found = find_decisions(store, subject, rows=logged)
     topic = {"id": subject, "type": "Topic", "name": subject}
     if not found:
+        unnamed = [n for n in names(subject) if all(_lacks(r, n) for r in logged)]
         return answers.not_recorded(
             q, "why", topic, now, f"no decision record covers “{subject}”{_on(then)}"
-        )
+            + (f": none names {', '.join(unnamed)}" if unnamed else ""),
+        )  # fmt: skip
     return answers.answered(
         q, "why", topic, now,
         {"decisions": [answers.decision_item(f.row) for f in found]},
@@ -288,12 +295,13 @@ def disproven(
         on_file = {r["id"] for r in _resting_on(store, ps, then)}
         exps = [e for e in exps if e["decision"] in on_file]
     elif topic:
-        wanted = terms(topic)
+        wanted, named = terms(topic), names(topic)
         exps = [
             e
             for e in exps
             if score(wanted, e.get("decision_title") or "", f"{e['quote']}\n{e['value']}").coverage
             >= 0.5
+            and not lacking(named, e.get("decision_title") or "", f"{e['quote']}\n{e['value']}")
         ]
     if not exps:
         return answers.not_recorded(

@@ -16,7 +16,8 @@ _STOP_TEXT = """
     below between both down during each few further here more most other once only off just
     now s t don isn wasn use used using way ways code file files thing things make makes made
     still keep kept go goes went get gets got like repo repository project decided decision
-    decisions decide tell told say said says know knows"""
+    decisions decide tell told say said says know knows reason reasons reasoning rationale
+    behind"""
 STOPWORDS = frozenset(_STOP_TEXT.split())
 _WORD = re.compile(r"[a-z0-9][a-z0-9_]*")
 _IDENT = re.compile(
@@ -48,6 +49,34 @@ def identifiers(text: str) -> list[str]:
         if "/" not in name and not re.search(r"\.(md|py|ts|js|go|rs|java|txt)$", name):
             found.append(name.strip("()"))
     return list(dict.fromkeys(found))
+
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_]*")
+
+
+def names(text: str) -> list[str]:
+    """The words of `text` written as names (a product, a technology, a person): with a
+    capital or a digit after their first character (SQLite, FalkorDB, MCP, K8s), or
+    capitalised (Postgres, Kafka) other than after the end of a sentence. A decision that
+    lacks one is about something else, whatever other words it shares."""
+    found = []
+    for m in _NAME.finditer(text):
+        word = m.group(0)
+        lowered = word.lower()
+        if lowered in STOPWORDS or len(word) < 2 or word.isdigit():
+            continue
+        after_sentence = text[: m.start()].rstrip()[-1:] in {".", "!", "?"}
+        if any(c.isupper() or c.isdigit() for c in word[1:]) or (
+            word[0].isupper() and not after_sentence
+        ):
+            found.append(word)
+    return list(dict.fromkeys(found))
+
+
+def lacking(wanted: list[str], title: str, text: str) -> list[str]:
+    """The names of `wanted` that neither the title nor the text holds (as a word)."""
+    held = term_set(title) | term_set(text)
+    return [n for n in wanted if stem(n.lower()) not in held]
 
 
 def term_set(text: str) -> set[str]:
