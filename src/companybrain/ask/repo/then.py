@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from companybrain.ask.repo.answers import Row
 from companybrain.ask.repo.review import EntryIds, repository_path
 from companybrain.ask.repo.subjects import clean, resolve_decision
-from companybrain.ask.repo.told import before_history, branch_tip
+from companybrain.ask.repo.told import before_history, branch_at
 from companybrain.errors import InputError
 from companybrain.graph.queries import repo_read
 from companybrain.policy.text import quote_in
@@ -85,9 +85,9 @@ def stood(store: Store, when: QuestionTime, tz: str = "UTC") -> Then | str | Non
     if when.phrase is None:
         return None
     day = format_instant(when.as_of, tz)
-    landed = branch_tip(repo_read.mainline_last_landed(store, when.as_of_ms))
-    if landed is None:
-        return before_history(store, day)
+    landed = branch_at(store, when.as_of_ms, day)
+    if not isinstance(landed, dict):
+        return landed or before_history(store, day)
     if landed["commit"] in {r["head"] for r in repo_read.repositories(store)}:
         return None
     tip = landed["commit"]

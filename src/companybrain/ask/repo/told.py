@@ -92,6 +92,37 @@ def branch_tip(last: list[dict[str, Any]]) -> dict[str, Any] | None:
     return max(tips, key=lambda c: (c["committer_at"] or "", c["commit"]), default=None)
 
 
+MAX_STEPS = 1000  # first-parent commits walked up from the last one landed by a day
+
+
+def branch_at(store: Store, until_ms: int, day: str) -> dict[str, Any] | str | None:
+    """The tip of the branch at `until_ms`: the last first-parent commit landed by then, and
+    past it any that follow it committed by then too (a child committed before its parent:
+    a rebase, a clock behind). None when nothing had landed. A reason when a commit landed
+    by then has a first parent that landed after it: which of the two dates is wrong, and
+    so what the branch held on `day`, the history cannot tell (the child holds the
+    parent's later changes; the parent was not there yet)."""
+    tip = branch_tip(repo_read.mainline_last_landed(store, until_ms))
+    if tip is None:
+        return None
+    for c in repo_read.mainline_landed_before_parent(store, until_ms):
+        return (
+            f"the branch's commit dates are out of order: {c['commit'][:12]} was committed "
+            f"by {day} ({c['landed_at']}), its first parent {c['parent'][:12]} only after "
+            f"({c['parent_landed_at']}), so what the branch held then cannot be told from "
+            "its history"
+        )
+    for _ in range(MAX_STEPS):  # a child committed before its parent, both by then
+        child = repo_read.mainline_child(store, tip["commit"])
+        if child is None or child["landed_ms"] > until_ms:
+            return tip
+        tip = child
+    return (
+        f"the branch's commit dates are out of order: more than {MAX_STEPS} commits follow "
+        f"{tip['commit'][:12]} on it, each committed by {day} and no later than its parent"
+    )
+
+
 def before_history(store: Store, day: str) -> str:
     """Why nothing is known of `day`: no commit had landed, or a shallow clone's history
     begins later (commits had landed; the history read does not hold them)."""
@@ -147,11 +178,10 @@ def told(
                 tool="told", subject=subject, as_of=answers.as_of_text(now),
             )  # fmt: skip
         as_of = format_instant(reading.as_of, tz)
-        landed = branch_tip(repo_read.mainline_last_landed(store, reading.as_of_ms))
-        if landed is None:
-            return answers.not_recorded(
-                q, "told", subject, now, before_history(store, as_of), as_of=as_of
-            )
+        landed = branch_at(store, reading.as_of_ms, as_of)
+        if not isinstance(landed, dict):
+            why = landed or before_history(store, as_of)
+            return answers.not_recorded(q, "told", subject, now, why, as_of=as_of)
         tree_commit, ids = landed["commit"], list(landed["instructions"] or [])
         day = (
             f", {reading.day.isoformat()}"

@@ -260,6 +260,28 @@ def mainline_last_landed(store: Store, until_ms: int) -> Rows:
     )
 
 
+def mainline_child(store: Store, sha: str) -> dict[str, Any] | None:
+    """The first-parent commit whose first parent is `sha`: the next on the main line."""
+    rows = store.read(
+        "MATCH (p:Commit {id: $id}) MATCH (c)-[:PARENT {n: 0}]->(p) WHERE c.mainline = true "
+        "MATCH (a:Person)-[:AUTHORED]->(c) RETURN " + _COMMIT_FIELDS + " ORDER BY c.id LIMIT 1",
+        {"id": sha},
+    )
+    return rows[0] if rows else None
+
+
+def mainline_landed_before_parent(store: Store, until_ms: int) -> Rows:
+    """A first-parent commit that landed by `until_ms` whose first parent landed after it
+    (committer dates out of order on the main line), with that parent; at most one."""
+    return store.read(
+        "MATCH (p:Commit) WHERE p.landed_ms > $t AND p.mainline = true "
+        "MATCH (c)-[:PARENT {n: 0}]->(p) WHERE c.mainline = true AND c.landed_ms <= $t "
+        "RETURN c.id AS commit, c.landed_at AS landed_at, p.id AS parent, "
+        "p.landed_at AS parent_landed_at ORDER BY commit LIMIT 1",
+        {"t": until_ms},
+    )
+
+
 # -- agent instructions ------------------------------------------------------------------
 
 
