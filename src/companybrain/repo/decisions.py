@@ -314,6 +314,37 @@ def _first_words(lines: list[str], heading: int, last: int) -> str:
     return ""
 
 
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8, kept by surrogateescape
+
+
+def parse_blob(
+    path: str, data: bytes, kind: str
+) -> tuple[list[DecisionEntry], list[tuple[str, str]]]:
+    """Entries of a decision file as git holds it, and each entry holding bytes that are not
+    UTF-8, left out: decoded any other way, its quotes would not be the file's. A left-out
+    entry is given as (its id as read with the bytes replaced by U+FFFD, why)."""
+    text = data.decode("utf-8", "surrogateescape")
+    if not _NOT_UTF8.search(text):
+        return parse_file(path, text, kind), []
+    lines = text.splitlines()
+    kept: list[DecisionEntry] = []
+    left: list[tuple[str, str]] = []
+    for e in parse_file(path, text, kind):
+        span = range(e.line_start, e.line_end + 1)
+        said = (e.id, e.title, e.text, e.status or "", e.date or "")
+        bad = [n for n in span if n <= len(lines) and _NOT_UTF8.search(lines[n - 1])]
+        if not bad and not any(_NOT_UTF8.search(x) for x in said):
+            kept.append(e)
+            continue
+        line = bad[0] if bad else next(n for n, x in enumerate(lines, 1) if _NOT_UTF8.search(x))
+        replaced = e.id.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        left.append(
+            (replaced, f"{path} line {line}: not UTF-8 text, so the decision there is left "
+             "out (save the file as UTF-8)")
+        )  # fmt: skip
+    return kept, left
+
+
 def parse_file(path: str, text: str, kind: str) -> list[DecisionEntry]:
     """Entries of one decision file; a DECISIONS/ file with a single section is one ADR."""
     if kind == "adr":

@@ -17,7 +17,7 @@ from companybrain.repo import gitcmd, trees
 from companybrain.repo.blame import Blame, blame
 from companybrain.repo.commit_sync import Version
 from companybrain.repo.decision_files import is_decision_file, kind_of
-from companybrain.repo.decisions import DecisionEntry, parse_file
+from companybrain.repo.decisions import DecisionEntry, parse_blob, parse_file
 from companybrain.repo.gitcmd import BlobReader
 from companybrain.repo.history import iso_ms
 from companybrain.repo.instructions import is_instruction_file, sections
@@ -39,6 +39,7 @@ class DecisionPass:
     changed: int = 0
     supersessions: int = 0
     unresolved: list[str] = field(default_factory=list)
+    not_utf8: list[str] = field(default_factory=list)  # entries left out, and where
 
 
 @dataclass(frozen=True)
@@ -64,24 +65,31 @@ def blame_ahead(pool: Executor, repo_path: Path, head: str) -> Blames:
     }
 
 
-def read_decisions(repo_path: Path, head: str, deleted: dict[str, str]) -> list[_Read]:
-    """The decision log at `head`, plus the last version of decision files deleted before."""
+def read_decisions(
+    repo_path: Path, head: str, deleted: dict[str, str], left: list[tuple[str, str]] | None = None
+) -> list[_Read]:
+    """The decision log at `head`, plus the last version of decision files deleted before;
+    `left` gets each entry left out because it is not UTF-8 text (see parse_blob)."""
     out: list[_Read] = []
+    left = [] if left is None else left
     files = trees.decision_files(repo_path, head)
     at_head = {path for _, path, _ in files}
     with BlobReader(repo_path) as blobs:
         for blob, path, kind in files:
-            text = blobs.text(blob) or ""
-            out += [_Read(e, head, True, None) for e in parse_file(path, text, kind)]
+            entries, bad = parse_blob(path, blobs.read(blob) or b"", kind)
+            out += [_Read(e, head, True, None) for e in entries]
+            left += bad
         ids = {r.entry.id for r in out}
         for path, sha in sorted(deleted.items()):
             if path in at_head:
                 continue
             old_kind = kind_of(path)
-            old_text = blobs.text(f"{sha}^:{path}")
-            if old_kind is None or old_text is None:
+            old_data = blobs.read(f"{sha}^:{path}")
+            if old_kind is None or old_data is None:
                 continue
-            for e in parse_file(path, old_text, old_kind):
+            entries, bad = parse_blob(path, old_data, old_kind)
+            left += [(did, f"{why} (removed in {sha[:12]})") for did, why in bad]
+            for e in entries:
                 if e.id not in ids:
                     out.append(_Read(e, f"{sha}^", False, sha))
                     ids.add(e.id)
@@ -102,9 +110,13 @@ def sync_decisions(
     """`reblame`: find the commit that recorded every decision again, not only the changed
     ones (the history was rewritten, or a shallow clone deepened: a stored commit may be
     gone, or was only where the history began)."""
-    reads = read_decisions(repo_path, head, deleted)
-    known = repo_write.decision_hashes(store, repo)
     report = DecisionPass()
+    left: list[tuple[str, str]] = []
+    reads = read_decisions(repo_path, head, deleted, left)
+    report.not_utf8 = [why for _, why in left]
+    # read before as it was not (its bytes replaced), or valid before: not what it says now
+    repo_write.delete_decisions(store, repo, sorted({did for did, _ in left}))
+    known = repo_write.decision_hashes(store, repo)
     rows = []
     changed: list[_Read] = []
     for r in reads:

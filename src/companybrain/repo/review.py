@@ -9,7 +9,7 @@ from pathlib import Path
 
 from companybrain.repo import gitcmd, trees
 from companybrain.repo.decision_files import is_decision_file
-from companybrain.repo.decisions import DecisionEntry, parse_file
+from companybrain.repo.decisions import DecisionEntry, parse_blob
 from companybrain.repo.gitcmd import BlobReader, GitError
 from companybrain.repo.history import iso_ms
 from companybrain.repo.links import Supersession, supersessions
@@ -60,11 +60,12 @@ def changes(repo: Path, base: str | None, rev: str) -> list[Change]:
 
 
 def decisions_at(repo: Path, rev: str) -> list[DecisionEntry]:
-    """The decision log as it stood at `rev`."""
+    """The decision log as it stood at `rev` (without the entries that are not UTF-8 text,
+    as ingestion leaves them out)."""
     out: list[DecisionEntry] = []
     with BlobReader(repo) as blobs:
         for blob, path, kind in trees.decision_files(repo, rev):
-            out += parse_file(path, blobs.text(blob) or "", kind)
+            out += parse_blob(path, blobs.read(blob) or b"", kind)[0]
     return out
 
 

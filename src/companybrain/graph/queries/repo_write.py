@@ -440,6 +440,16 @@ def replace_supersessions(store: Store, repo: str, rows: Rows) -> None:
         )
 
 
+def delete_decisions(store: Store, repo: str, ids: list[str]) -> None:
+    """Delete these decisions, with their findings (a text that can no longer be quoted)."""
+    if ids:
+        store.query(
+            "UNWIND $ids AS id MATCH (d:Decision {id: id, repo: $repo}) "
+            "OPTIONAL MATCH (d)-[:HAS_FINDING]->(f:Finding) DETACH DELETE f, d",
+            {"ids": ids, "repo": repo},
+        )
+
+
 def mark_absent(store: Store, repo: str, present_ids: list[str], head: str) -> int:
     """Decisions no longer in the tree at `head` stay (their past still answers) but are
     marked not present; returns how many were newly marked."""

@@ -77,6 +77,8 @@ def _print_report(r: IngestReport) -> None:
     out.print(f"[bold]agent instructions[/] {r.instruction_versions} new version(s)")
     for ref in r.unresolved_references:
         out.print(f"  [yellow]unresolved[/] {escape(ref)}")
+    for why in r.not_utf8_decisions:
+        out.print(f"  [yellow]left out[/] {escape(why)}")
     if r.skipped_paths:
         out.print(
             f"  [yellow]skipped[/] {len(r.skipped_paths)} path(s) with surrounding space, a "
