@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companybrain.ask.repo import history_tools
+from companybrain.ask.repo import history_tools, tools
 from companybrain.graph.connection import Store
 from companybrain.repo.ingest import ingest_repo
 from tests.repo.gitrepo import GitRepo
@@ -69,3 +69,18 @@ def test_restored_then_moved_it_is_still_recorded_where_it_first_was(
     ingest_repo(store, r.root)
     came = history_tools.origin(store, ADR, now=NOW)
     assert came.result is not None and came.result["commit"] == first
+
+
+def test_restored_then_moved_it_is_listed_once(store: Store, tmp_path: Path) -> None:
+    """The deletion before the restore made `why` list the decision twice: under its new
+    path, and under the old one as "removed"."""
+    old = "doc/adr/0001-use-kafka.md"
+    r = _restored(tmp_path, old, TEXT)
+    r.mv(old, ADR)
+    r.commit("Move the ADRs", "2025-04-01T10:00:00Z", author=CY)
+    report = ingest_repo(store, r.root)
+    assert (report.decisions, report.decisions_removed) == (1, 0)
+    a = tools.why(store, "src/queue.py", now=NOW)
+    assert [d["id"] for d in a.result["decisions"]] == [ADR]
+    topic = tools.why(store, "Kafka", now=NOW)
+    assert [d["id"] for d in topic.result["decisions"]] == [ADR]

@@ -289,6 +289,8 @@ def _sync(
         for ch in changes:
             if ch.status == "D" and _decision_path(ch.path):
                 out.deleted_decision_files[ch.path] = sha
+            elif ch.status in {"A", "C", "R"}:  # brought back: what follows decides, not that
+                out.deleted_decision_files.pop(ch.path, None)
         if not is_merge:  # a merge repeats its branch's changes: the branch commits count
             batch.touches += [(sha, ch.path, ch.status, ch.old_path, ch.added, ch.removed)
                               for ch in changes]  # fmt: skip
