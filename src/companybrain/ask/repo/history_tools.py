@@ -196,8 +196,17 @@ def origin(
     text = f"{c['file']} was added in {c['commit'][:12]} by {c['author_name']}"
     text += f", landed {result['date']}"
     text += _written_earlier(c)
-    if c["file"] != ps.asked:
+    named = _named_by(store, c["file"], ps.renames, until)
+    if until is not None and ps.kind == "file" and named != ps.asked:
+        text += f"; by {format_instant(until)} it was named {named}"
+        if _named_by(store, named, ps.renames, None) == ps.asked:
+            text += f", renamed to {ps.asked} after that day"
+    elif until is not None and ps.kind == "folder" and not named.startswith(f"{ps.asked}/"):
+        text += f"; by {format_instant(until)} it was {named}, not in {ps.asked} yet"
+    elif ps.kind == "file" and c["file"] != ps.asked:
         text += f"; it was later renamed to {ps.asked}"
+    elif ps.kind == "folder" and not c["file"].startswith(f"{ps.asked}/"):
+        text += f"; it was later moved into {ps.asked}"
     gone = repo_read.last_delete(store, ps.asked) if ps.kind == "file" else None
     if gone and not _re_added_after(adds, gone) and _landed_by(gone, until):
         text += f"; it was deleted in {gone['commit'][:12]}"
@@ -205,6 +214,18 @@ def origin(
     return answers.answered(
         q, "origin", ps.as_subject(), now, result, [answers.cite_commit(c)], text + "."
     )
+
+
+def _named_by(store: Store, path: str, renames: tuple[Row, ...], until: datetime | None) -> str:
+    """The name `path` had by `until` (now when None): followed through its renames that had
+    landed by then."""
+    done = [
+        r for r in renames
+        if (k := repo_read.commit(store, r["commit"])) is not None and _landed_by(k, until)
+    ]  # fmt: skip
+    for _ in done:
+        path = next((r["new"] for r in done if r["old"] == path), path)
+    return path
 
 
 def _before_shallow(what: str, c: Row) -> str:
