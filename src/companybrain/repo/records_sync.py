@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companybrain.graph.queries import repo_write
+from companybrain.graph.queries import repo_read, repo_write
 from companybrain.repo import gitcmd, trees
 from companybrain.repo.blame import Blame, blame
 from companybrain.repo.commit_sync import Version
@@ -117,6 +117,7 @@ def sync_decisions(
     # read before as it was not (its bytes replaced), or valid before: not what it says now
     repo_write.delete_decisions(store, repo, sorted({did for did, _ in left}))
     known = repo_write.decision_hashes(store, repo)
+    repo_write.delete_decisions(store, repo, _moved_away(store, reads, known))
     rows = []
     changed: list[_Read] = []
     for r in reads:
@@ -163,6 +164,36 @@ def sync_decisions(
     report.supersessions = len(found)
     report.unresolved = [f"{ref.quote} (line {ref.line})" for ref in unresolved]
     return report
+
+
+def _moved_away(store: Store, reads: list[_Read], known: dict[str, Any]) -> list[str]:
+    """Decisions the graph holds under a path their file was renamed from since, the same
+    entry now read under the new path: a read of the whole history knows only the new id,
+    so the old one is not kept as a second decision, removed."""
+    present = {r.entry.id for r in reads if r.present}
+    if all(gid in present for gid in known):
+        return []
+    suffixes: dict[str, list[str]] = {}  # a decision file at head -> its entries' headings
+    for r in reads:
+        if r.present and r.entry.id.startswith(r.entry.path):
+            suffixes.setdefault(r.entry.path, []).append(r.entry.id[len(r.entry.path) :])
+    heads: dict[str, set[str]] = {p: {p} for p in suffixes}  # a name -> files at head it became
+    frontier = sorted(heads)
+    for _ in range(10):  # renamed from, and from what that was renamed from
+        step: dict[str, set[str]] = {}
+        for e in repo_read.renames(store, frontier) if frontier else []:
+            if e["new"] in heads and e["old"] not in heads:
+                step.setdefault(e["old"], set()).update(heads[e["new"]])
+        heads.update(step)
+        frontier = sorted(step)
+    out = {
+        old + end
+        for old, became in heads.items()
+        for path in became
+        for end in suffixes[path]
+        if old + end in known and old + end not in present
+    }
+    return sorted(out)
 
 
 def _provenance(
