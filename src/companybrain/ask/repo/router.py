@@ -85,10 +85,11 @@ _TRIGGERS = re.compile(
 
 
 def _path_in(store: Store, question: str) -> str | None:
-    """The first file or folder of the history that the question names."""
+    """The first file or folder of the history that the question names (in backticks, a
+    path may hold spaces: `docs/my notes.md`)."""
     for token in _TOKEN.findall(question):
         word = clean(token)
-        if looks_like_path(word) and resolve_path(store, word):
+        if (looks_like_path(word) or token.startswith("`")) and resolve_path(store, word):
             return word
     return None
 
