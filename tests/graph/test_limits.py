@@ -80,3 +80,25 @@ def test_the_highest_limits_accepted_are_ones_the_server_takes(tmp_path: Path) -
     finally:
         store.close()
         EmbeddedServer(tmp_path).stop()
+
+
+def test_db_start_starts_the_server_with_the_configured_limits(tmp_path: Path) -> None:
+    """`brain db start` started the server with the default limits whatever was set, and
+    every later command reused it: BRAIN_QUERY_TIMEOUT_MS and the rest did nothing."""
+    from click.testing import CliRunner
+
+    from companybrain.surfaces.cli.main import cli
+
+    env = {"BRAIN_HOME": str(tmp_path), "BRAIN_QUERY_TIMEOUT_MS": "1234",
+           "BRAIN_MAX_QUEUED_QUERIES": "7", "BRAIN_RESULTSET_SIZE": "5000"}  # fmt: skip
+    try:
+        result = CliRunner().invoke(cli, ["db", "start"], env=env)
+        assert result.exit_code == 0, result.output
+        assert result.output.startswith("started")
+        store = Store(Settings(home=tmp_path))  # reuses the running server
+        assert _config(store, "TIMEOUT_DEFAULT") == 1234
+        assert _config(store, "MAX_QUEUED_QUERIES") == 7
+        assert _config(store, "RESULTSET_SIZE") == 5000
+        store.close()
+    finally:
+        EmbeddedServer(tmp_path).stop()

@@ -21,7 +21,7 @@ from redis.retry import Retry
 from companybrain.config import SOCKET_NAME, Settings, redact_url
 from companybrain.cycles import no_cycle_collection
 from companybrain.errors import BusyError, ConfigError, InputError, StoreError
-from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer, ServerLimits
+from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer
 from companybrain.graph.url_options import unknown_options
 from companybrain.policy.text import UNSTORABLE, strings_in, unstorable
 
@@ -141,16 +141,7 @@ class Store:
         self._warming = _WarmingUp(self.where)
         self.embedded: EmbeddedServer | None = None
         if not settings.falkordb_url:
-            self.embedded = EmbeddedServer(
-                settings.home, durable=settings.durable, on_wait=self._warming,
-                limits=ServerLimits(
-                    timeout_ms=settings.query_timeout_ms,
-                    timeout_max_ms=settings.query_timeout_max_ms,
-                    resultset_size=settings.resultset_size,
-                    query_mem_bytes=settings.query_mem_bytes,
-                    max_queued_queries=settings.max_queued_queries,
-                ),
-            )  # fmt: skip
+            self.embedded = EmbeddedServer.from_settings(settings, on_wait=self._warming)
         self._schema_ready = False
         self._aof_off = False  # an external server without appendonly: see wait_durable
         self._timeout_ms: int | None = None  # set by `long_queries`

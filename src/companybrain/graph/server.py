@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from companybrain.config import SOCKET_NAME
+from companybrain.config import SOCKET_NAME, Settings
 from companybrain.errors import ConfigError, StoreError
 
 START_TIMEOUT_S = 30.0
@@ -163,6 +163,16 @@ class ServerLimits:
     query_mem_bytes: int = 2 * 1024**3  # QUERY_MEM_CAPACITY
     max_queued_queries: int = 1_000  # MAX_QUEUED_QUERIES
 
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ServerLimits:
+        return cls(
+            timeout_ms=settings.query_timeout_ms,
+            timeout_max_ms=settings.query_timeout_max_ms,
+            resultset_size=settings.resultset_size,
+            query_mem_bytes=settings.query_mem_bytes,
+            max_queued_queries=settings.max_queued_queries,
+        )
+
     def module_args(self) -> list[str]:
         return [
             "TIMEOUT_DEFAULT", str(self.timeout_ms), "TIMEOUT_MAX", str(self.timeout_max_ms),
@@ -184,6 +194,15 @@ class EmbeddedServer:
         self.durable = durable
         self.on_wait = on_wait
         self.limits = limits or ServerLimits()
+
+    @classmethod
+    def from_settings(cls, settings: Settings, on_wait: OnWait | None = None) -> EmbeddedServer:
+        """The server of `settings`' data folder, started (when it starts) with their
+        durability and query limits: `brain db start` and every connection alike."""
+        return cls(
+            settings.home, durable=settings.durable, on_wait=on_wait,
+            limits=ServerLimits.from_settings(settings),
+        )  # fmt: skip
 
     @property
     def socket_path(self) -> str:

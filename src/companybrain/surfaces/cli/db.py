@@ -59,7 +59,7 @@ def db() -> None:
 def _embedded(state: CliState) -> EmbeddedServer:
     if state.settings.falkordb_url:
         raise ConfigError("FALKORDB_URL is set: the server is external, start and stop it there")
-    return EmbeddedServer(state.settings.home, durable=state.settings.durable)
+    return EmbeddedServer.from_settings(state.settings)
 
 
 @db.command("start")
