@@ -4,6 +4,7 @@ take, is one ConfigError naming the setting, before anything starts."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -84,3 +85,44 @@ def test_the_model_timeout_is_a_setting() -> None:
     """It was fixed at 60 s: a hung endpoint held a command four minutes, whatever one set."""
     assert Settings.from_env({}).model_timeout == 60.0
     assert Settings.from_env({"BRAIN_MODEL_TIMEOUT_S": "2.5"}).model_timeout == 2.5
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "companybrain:lock:ingest:brain",  # another graph's lock key: its status failed
+        "a b",
+        "x'y",
+        '"}) MATCH (n) DETACH DELETE n //',
+        "-leading",
+        "\udcff",  # undecodable bytes on a command line: was "unexpected UnicodeEncodeError"
+        "g" * 201,
+    ],
+)
+def test_a_graph_name_that_is_not_a_plain_name_is_refused(name: str) -> None:
+    with pytest.raises(ConfigError, match=r"^BRAIN_GRAPH .*a graph name is"):
+        Settings.from_env({"BRAIN_GRAPH": name})
+
+
+def test_graph_flag_is_checked_and_never_falls_back_to_the_default(
+    run_cli: Any, settings: Settings
+) -> None:
+    """`brain --graph "" reset --yes` (a script's variable left empty) deleted the default
+    graph; a graph named like another graph's lock key broke that graph's `status` with
+    "unexpected ResponseError ... WRONGTYPE"."""
+    from companybrain.graph.connection import Store
+
+    assert run_cli("status").exit_code == 0  # makes the graph
+    store = Store(settings)
+    assert store.graph_exists()
+    for name in ("", f"companybrain:lock:ingest:{settings.graph}", "a b"):
+        result = run_cli("--graph", name, "reset", "--yes")
+        assert result.exit_code != 0
+        assert isinstance(result.exception, ConfigError)
+        assert "--graph" in str(result.exception) and "a graph name is" in str(result.exception)
+        assert store.graph_exists()
+    assert (
+        set(store.list_graphs()) & {"", f"companybrain:lock:ingest:{settings.graph}", "a b"}
+        == set()
+    )
+    assert run_cli("status").exit_code == 0

@@ -39,6 +39,10 @@ MAX_ROW_CAP = 2**31 - 1
 MAX_SOCKET_PATH_BYTES = 107
 SOCKET_NAME = "falkordb.sock"
 URL_SCHEMES = ("redis", "rediss", "unix", "falkor", "falkors")
+# A graph is a key on the server, beside the keys kept for it (`companybrain:changed:NAME`,
+# `companybrain:lock:ingest:NAME`) and the graphs named after it (`NAME_board`): a name
+# from this alphabet can never be one of those keys, nor carry what a key cannot.
+GRAPH_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 
 
 def _flag(value: str | None) -> bool:
@@ -170,6 +174,9 @@ class Settings:
                 f"BRAIN_MODEL_MAX_TOKENS must be from {MIN_MODEL_MAX_TOKENS} to "
                 f"{MAX_MODEL_MAX_TOKENS:,}, got {self.model_max_tokens}"
             )
+        graph_problem = graph_name_problem(self.graph)
+        if graph_problem:
+            raise ConfigError(f"BRAIN_GRAPH {self.graph[:80]!r}: {graph_problem}")
         if self.falkordb_url is not None:
             url_problem = falkordb_url_problem(self.falkordb_url)
             if url_problem:
@@ -182,6 +189,15 @@ class Settings:
                     f"{len(socket)} bytes, and a unix socket takes at most "
                     f"{MAX_SOCKET_PATH_BYTES}; use a shorter folder"
                 )
+
+
+def graph_name_problem(name: str) -> str | None:
+    """Why `name` cannot be a graph's name, or None."""
+    if GRAPH_NAME.fullmatch(name):
+        return None
+    return (
+        "a graph name is 1 to 200 letters, digits, '.', '_' or '-', starting with a letter or digit"
+    )
 
 
 def falkordb_url_problem(url: str) -> str | None:

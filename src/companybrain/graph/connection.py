@@ -18,7 +18,7 @@ from falkordb.helpers import stringify_param_value
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from companybrain.config import SOCKET_NAME, Settings, redact_url
+from companybrain.config import SOCKET_NAME, Settings, graph_name_problem, redact_url
 from companybrain.cycles import no_cycle_collection
 from companybrain.errors import BusyError, ConfigError, InputError, StoreError
 from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer
@@ -138,6 +138,9 @@ class Store:
     def __init__(self, settings: Settings, graph: str | None = None) -> None:
         self.settings = settings
         self.graph_name = graph or settings.graph
+        problem = graph_name_problem(self.graph_name)
+        if problem:  # from --graph, the Python API or a page's graph=: checked here, once
+            raise ConfigError(f"graph {self.graph_name[:80]!r} (--graph, BRAIN_GRAPH): {problem}")
         self._warming = _WarmingUp(self.where)
         self.embedded: EmbeddedServer | None = None
         if not settings.falkordb_url:

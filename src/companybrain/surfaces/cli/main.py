@@ -37,7 +37,11 @@ def cli(
 ) -> None:
     """companybrain: answers about your company with the record and the quote, or refuses."""
     settings = Settings.from_env()
-    changes = {k: v for k, v in {"graph": graph, "durable": durable, "trace": trace}.items() if v}
+    changes: dict[str, object] = {
+        k: v for k, v in {"durable": durable, "trace": trace}.items() if v
+    }
+    if graph is not None:  # `--graph ""` is refused by name, never the default graph
+        changes["graph"] = graph
     ctx.obj = CliState(settings=settings.with_(**changes), debug=debug)
 
 
