@@ -102,6 +102,34 @@ def test_wrong_password_is_one_clear_error_without_retries(tmp_path: Path) -> No
         _stop(proc)
 
 
+def test_a_plain_redis_without_the_module_is_named(tmp_path: Path) -> None:
+    """FALKORDB_URL at a Redis without FalkorDB: every command said "FalkorDB rejected a
+    query: unknown command 'GRAPH.RO_QUERY' ..." with the query text (or "cannot list
+    graphs: unknown command 'GRAPH.LIST'" for `reset`)."""
+    port = _free_port()
+    server, _ = binaries()
+    proc = subprocess.Popen(
+        [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp_path),
+         "--save", ""],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 20
+        while socket.socket().connect_ex(("127.0.0.1", port)) != 0:
+            assert time.monotonic() < deadline, "the plain server did not start"
+            time.sleep(0.05)
+        settings = Settings(falkordb_url=f"redis://127.0.0.1:{port}")
+        for attempt in (lambda: Brain(settings=settings), Store(settings).delete_graph):
+            with pytest.raises(StoreError) as caught:
+                attempt()
+            message = str(caught.value)
+            assert message.startswith(f"the server at redis://127.0.0.1:{port} has no FalkorDB")
+            assert "CYPHER" not in message and "\n" not in message
+    finally:
+        _stop(proc)
+
+
 # -- killed or restarted -------------------------------------------------------------------
 
 

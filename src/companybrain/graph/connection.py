@@ -220,6 +220,11 @@ class Store:
                 tries += 1
                 continue
             except redis.exceptions.ResponseError as exc:
+                if "unknown command 'graph." in str(exc).lower():  # plain Redis, no module
+                    raise StoreError(
+                        f"the server at {self.where} has no FalkorDB module loaded (it does "
+                        "not know the GRAPH commands): point FALKORDB_URL at a FalkorDB server"
+                    ) from exc
                 if "max pending queries" not in str(exc).lower() or busy >= len(BUSY_BACKOFF_S):
                     raise
                 time.sleep(BUSY_BACKOFF_S[busy])
