@@ -90,3 +90,43 @@ def test_the_command_names_the_line_of_a_bad_question(run_cli: Any, tmp_path: Pa
     result = run_cli("eval", "questions", str(bad), "--no-ingest")
     assert isinstance(result.exception, InputError)
     assert str(result.exception) == f"{bad}:1: `question` must be a string, got int"
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        # a KeyError from the scorer, after the whole set was asked
+        ({"expect": {"owners": [{"owner": "kofi"}]}}, r"q.jsonl:2: `expect.owners` must be"),
+        # compared letter by letter: "citations: missing ['-', '0', '1', ...]"
+        ({"expect": {"citations": "CC-1047"}}, r"q.jsonl:2: `expect.citations` must be a list"),
+        ({"expect": {"hit": ["CC-1047"]}}, r"q.jsonl:2: `expect.hit` must be a string or null"),
+        ({"expect": {"bus_factor": "2"}}, r"q.jsonl:2: `expect.bus_factor` must be a whole"),
+        # ignored: asked as everyone, or as of now
+        ({"as_person": "viktor"}, r"q.jsonl:2: unknown key\(s\) \['as_person'\]"),
+        ({"asof": "2026-10-01"}, r"q.jsonl:2: unknown key\(s\) \['asof'\]"),
+    ],
+)
+def test_a_malformed_expectation_or_unknown_key_names_the_line(
+    tmp_path: Path, fields: dict[str, Any], message: str
+) -> None:
+    good = {"id": "a", "question": "Who owns BGW?", "now": "2026-10-20T12:00:00Z", "expect": {}}
+    bad = tmp_path / "q.jsonl"
+    lines = [good, {**good, "id": "b", **fields}]
+    bad.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(InputError, match=message):
+        load_questions(bad)
+
+
+def test_an_unknown_asker_names_the_question_before_any_is_asked(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """It ended the run halfway with "--as: no person with id ...", an option nobody gave."""
+    assert run_cli("ingest", str(REPO_ROOT / "demo" / "corpus")).exit_code == 0
+    bad = tmp_path / "q.jsonl"
+    good = {"id": "a", "question": "Who owns BGW?", "now": "2026-10-20T12:00:00Z", "expect": {}}
+    bad.write_text(json.dumps(good) + "\n" + json.dumps({**good, "id": "b", "as": "nobody"}))
+    result = run_cli("eval", "questions", str(bad), "--no-ingest")
+    assert isinstance(result.exception, InputError)
+    assert str(result.exception) == (
+        f"{bad}: question 'b': `as`: no person with id 'nobody' in this graph"
+    )

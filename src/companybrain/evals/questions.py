@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companybrain.ask.engine import ask, parse_now
+from companybrain.ask.engine import ask, parse_now, viewer_for
 from companybrain.ask.router import Router
 from companybrain.config import Settings
 from companybrain.errors import InputError
@@ -31,6 +31,11 @@ EXPECT_KEYS = {
     "tool", "subject", "status", "refusal", "owner", "owners", "top_expert", "bus_factor",
     "chain", "motivated_by", "person", "team", "hit", "citations", "outranked",
 }  # fmt: skip
+# What each expectation holds (a typo'd shape was a KeyError mid-run, or a string of
+# citations compared letter by letter).
+_EXPECT_LISTS = {"chain", "motivated_by", "citations", "outranked"}
+_EXPECT_INTS = {"bus_factor"}
+QUESTION_KEYS = {"id", "question", "now", "as", "as_of", "expect"}
 _APPROVED = re.compile(r"\bapproved\b", re.I)
 
 
@@ -96,6 +101,13 @@ def load_questions(path: Path) -> list[dict[str, Any]]:
         unknown = set(item["expect"]) - EXPECT_KEYS
         if unknown:
             raise InputError(f"{where}: unknown expect key(s) {sorted(unknown)}")
+        unknown = set(item) - QUESTION_KEYS  # "as_person" would ask as everyone
+        if unknown:
+            raise InputError(
+                f"{where}: unknown key(s) {sorted(unknown)}; a question has "
+                + ", ".join(f"`{k}`" for k in sorted(QUESTION_KEYS))
+            )
+        _check_expect(where, item["expect"])
         _check_fields(where, item)
         questions.append(item)
     if not questions:
@@ -115,6 +127,26 @@ def _check_fields(where: str, item: dict[str, Any]) -> None:
         parse_now(item["now"], f"{where}: `now`")
 
 
+def _check_expect(where: str, expect: dict[str, Any]) -> None:
+    for key, value in expect.items():
+        if key in _EXPECT_LISTS:
+            ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+            ok = ok or (key == "chain" and value is None)
+            shape = "a list of ids"
+        elif key in _EXPECT_INTS:
+            ok, shape = value is None or type(value) is int, "a whole number or null"
+        elif key == "owners":
+            ok = isinstance(value, list) and all(
+                isinstance(o, dict) and isinstance(o.get("service"), str) and "owner" in o
+                for o in value
+            )
+            shape = 'a list of {"service", "owner"} objects'
+        else:
+            ok, shape = value is None or isinstance(value, str), "a string or null"
+        if not ok:
+            raise InputError(f"{where}: `expect.{key}` must be {shape}, got {value!r:.80}")
+
+
 def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
@@ -129,6 +161,9 @@ def run(
     progress: Progress | None = None,
 ) -> QuestionsReport:
     report = QuestionsReport(source=source, router=router.name if router else settings.router)
+    for person in dict.fromkeys(item.get("as") for item in questions if item.get("as")):
+        asked_by = next(str(item["id"]) for item in questions if item.get("as") == person)
+        viewer_for(store, person, f"{source or 'the set'}: question {asked_by!r}: `as`")
     for done, item in enumerate(questions):
         if progress:
             progress(done, len(questions), str(item["id"]))
