@@ -130,3 +130,15 @@ def test_an_unknown_asker_names_the_question_before_any_is_asked(
     assert str(result.exception) == (
         f"{bad}: question 'b': `as`: no person with id 'nobody' in this graph"
     )
+
+
+def test_a_corpus_that_is_not_there_is_an_error_not_the_configured_graph(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """A mistyped --corpus asked the graph already configured and scored it 100% as if
+    it were that corpus."""
+    assert run_cli("ingest", str(REPO_ROOT / "demo" / "corpus")).exit_code == 0
+    missing = tmp_path / "no-such-corpus"
+    result = run_cli("eval", "questions", str(QUESTIONS), "--corpus", str(missing), "--json")
+    assert isinstance(result.exception, InputError)
+    assert str(result.exception) == f"--corpus {missing}: not a folder (a corpus is a folder)"

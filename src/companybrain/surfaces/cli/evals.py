@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from companybrain.errors import InputError
 from companybrain.evals import extraction as extraction_eval
 from companybrain.evals import questions as questions_eval
 from companybrain.evals.questions import QuestionsReport
@@ -156,6 +157,9 @@ def questions_cmd(
 ) -> None:
     """Ask every question of QUESTIONS and score the answers per question type."""
     settings = state.settings.with_(router=router) if router else state.settings
+    if corpus is not None and not no_ingest and not corpus.is_dir():
+        # else the configured graph was asked instead, and scored as if it were CORPUS
+        raise InputError(f"--corpus {corpus}: not a folder (a corpus is a folder)")
     corpus = corpus or questions.parent / "corpus"
     with progress_bar("asking") as update:
         if no_ingest or not corpus.is_dir():
