@@ -92,6 +92,9 @@ def test_a_kept_fact_that_must_not_be_kept_is_flagged() -> None:
         ('{"ownership": [{"record": "r1", "owner": "aria"}]}', "ownership[0].service"),
         ('{"decisions": [{"title": "x"}]}', "decisions[0].record"),
         ('{"rejected": ["x"]}', "'rejected' must be a list of objects"),
+        # read as "expect nothing": every kept fact false, "recall 100.0% (0/0)"
+        ('{"ownrship": [{"record": "r1"}]}', "unknown key(s) ['ownrship']"),
+        ('{"now": "2026-12-28T09:00:00Z", "owners": []}', "the owners file `brain gen-corpus`"),
     ],
 )
 def test_a_bad_expected_file_is_one_clear_error(tmp_path: Path, content: str, message: str) -> None:

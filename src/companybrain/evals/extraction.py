@@ -86,6 +86,18 @@ def load_expected(path: Path) -> Expected:
         raise InputError(f"{path}: not readable JSON ({exc})") from exc
     if not isinstance(data, dict):
         raise InputError(f"{path}: must be a JSON object")
+    unknown = sorted(set(data) - {"ownership", "decisions", "rejected"})
+    if unknown:  # else read as "expect nothing": every kept fact false, recall 100%
+        hint = (
+            "; this is the owners file `brain gen-corpus` writes: check those with "
+            "`brain eval questions OUT/truth/questions.jsonl --corpus OUT`"
+            if "owners" in data
+            else ""
+        )
+        raise InputError(
+            f"{path}: unknown key(s) {unknown}; the facts a corpus must yield are "
+            f"'ownership', 'decisions' and 'rejected'{hint}"
+        )
     ownership = _keys(path, data, "ownership", ("record", "service", "owner"))
     decisions = _keys(path, data, "decisions", ("record",))
     rejected = data.get("rejected", [])
