@@ -62,6 +62,36 @@ def test_a_bad_question_line_names_the_file_line_and_field(tmp_path: Path) -> No
         read_questions(path)
 
 
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"rests_on": 5}, r"q\.jsonl:1: rests_on must be"),  # "unexpected TypeError"
+        ({"as": ["kofi"]}, r"q\.jsonl:1: `as` must be a string"),  # "--as: no person"
+        ({"as_person": "kofi"}, r"q\.jsonl:1: unknown key\(s\) \['as_person'\]"),  # ignored
+    ],
+)
+def test_a_malformed_ab_line_names_the_line_and_field(
+    tmp_path: Path, fields: dict[str, Any], message: str
+) -> None:
+    path = _write(
+        tmp_path / "q.jsonl", [{"id": "a", "question": "Who?", "rests_on": "X", **fields}]
+    )
+    with pytest.raises(InputError, match=message):
+        read_questions(path)
+
+
+def test_an_unknown_asker_names_the_question(run_cli: Any, tmp_path: Path) -> None:
+    """It was "--as: no person with id ...", naming an option nobody gave."""
+    assert run_cli("ingest", str(REPO_ROOT / "demo" / "corpus")).exit_code == 0
+    row = {"id": "q7", "question": "Who owns BGW?", "rests_on": "CC-1047", "as": "nobody"}
+    path = _write(tmp_path / "q.jsonl", [row])
+    result = run_cli("eval", "ab", str(path), "--no-model")
+    assert isinstance(result.exception, InputError)
+    assert str(result.exception) == (
+        f"{path}: question 'q7': `as`: no person with id 'nobody' in this graph"
+    )
+
+
 def test_keyword_search_returns_the_top_five_with_their_text(demo: Store) -> None:
     index = KeywordIndex.from_store(demo)
     assert len(index.records) == demo.read("MATCH (s:Source) RETURN count(s) AS n")[0]["n"]

@@ -45,6 +45,9 @@ class AbQuestion:
     as_person: str | None = None
 
 
+AB_KEYS = {"id", "question", "rests_on", "now", "as"}
+
+
 def read_questions(path: Path) -> list[AbQuestion]:
     """One question per JSON line: id, question, rests_on (an id or a list of ids), and
     optionally now and as. One clear error naming the file, line and field."""
@@ -55,10 +58,21 @@ def read_questions(path: Path) -> list[AbQuestion]:
         for key in ("id", "question", "rests_on"):
             if not data.get(key):
                 raise InputError(f"{where}: missing field {key!r}")
+        unknown = sorted(set(data) - AB_KEYS)
+        if unknown:  # "as_person" would ask as everyone
+            raise InputError(
+                f"{where}: unknown key(s) {unknown}; a question has "
+                + ", ".join(f"`{k}`" for k in sorted(AB_KEYS))
+            )
         rests = data["rests_on"]
-        rests_on = (rests,) if isinstance(rests, str) else tuple(rests)
+        rests_on = (
+            (rests,) if isinstance(rests, str) else tuple(rests) if isinstance(rests, list) else ()
+        )
         if not rests_on or not all(isinstance(r, str) and r for r in rests_on):
             raise InputError(f"{where}: rests_on must be a record id or a list of them")
+        for key in ("question", "as"):
+            if data.get(key) is not None and not isinstance(data[key], str):
+                raise InputError(f"{where}: `{key}` must be a string")
         if data.get("now") is not None:  # read before anything is asked, naming the line
             parse_now(data["now"], f"{where}: `now`")
         out.append(

@@ -64,6 +64,10 @@ def ab_cmd(
             "the questions are about first (brain ingest / brain ingest-repo)"
         )
 
+    for q in asked:  # before anything is asked, naming the question
+        if q.as_person:
+            viewer_for(brain.store, q.as_person, f"{questions}: question {q.id!r}: `as`")
+
     def graph_answer(q: AbQuestion) -> Answer:
         return brain.ask(q.question, now=q.now, as_person=q.as_person)
 
