@@ -132,3 +132,19 @@ def test_the_cli_refuses_an_out_that_cannot_be_a_folder(run_cli, tmp_path: Path)
         assert isinstance(result.exception, InputError)
         assert str(result.exception) == says
     assert a_file.read_text() == ""
+
+
+def test_bad_counts_name_the_option_before_anything_is_written(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """--questions -1 wrote the whole corpus, then failed with "Sample larger than population
+    or is negative" and left OUT without its questions (and not empty, so refused next
+    time); --records past what has names said "at most 31,680 services", an option not
+    given."""
+    out = tmp_path / "out"
+    result = run_cli("gen-corpus", "--records", "10", "--questions", "-1", str(out))
+    assert isinstance(result.exception, InputError)
+    assert str(result.exception) == "--questions must be at least 0"
+    assert not out.exists()
+    result = run_cli("gen-corpus", "--records", str(10**12), str(out))
+    assert isinstance(result.exception, InputError)
+    assert "--records 1,000,000,000,000 asks for one per 100 records" in str(result.exception)
+    assert not any(out.iterdir())

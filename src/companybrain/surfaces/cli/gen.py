@@ -50,6 +50,8 @@ def gen_corpus_cmd(
         raise InputError(
             "--people must be at least 2, --records, --services and --snapshots at least 1"
         )
+    if questions < 0:  # found only after the whole corpus was written, leaving it half done
+        raise InputError("--questions must be at least 0")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -62,6 +64,10 @@ def gen_corpus_cmd(
                 progress=lambda done, total: update(done, total, ""),
             )  # fmt: skip
     except ValueError as exc:
+        if services is None and "services" in str(exc):  # the default, one per 100 records
+            raise InputError(
+                f"{exc}: --records {records:,} asks for one per 100 records; give --services"
+            ) from exc
         raise InputError(str(exc)) from exc
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(made.counts.items()))
     click.echo(
