@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from companybrain.policy.segments import sentences
 from companybrain.policy.verify import verify
 from companybrain.proposers.rules import propose
 from tests.support.extraction import org, record
@@ -222,3 +223,23 @@ def test_the_rules_are_deterministic_and_quote_verbatim() -> None:
         "The billing gateway is owned by Aria Novak since May.",
         "Ben owns the ledger service.",
     ]
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "\u202eevil\u202c more text.",  # hidden characters in the next sentence
+        "<script>alert(1)</script> more.",  # markup that starts with no capital
+        "word " * 200,  # a lower-case run that would make the sentence too long to quote
+    ],
+)
+def test_what_follows_a_full_stop_does_not_lose_the_sentence_before_it(after: str) -> None:
+    """ "... transfers to Ben Okafor. <what follows>" was one sentence when what follows began
+    with no capital: refused as hidden text or as too long, the transfer was lost and the
+    owner before it answered."""
+    text = f"Ownership of the billing gateway transfers to Ben Okafor. {after}"
+    assert kept(text, "change_control") == {("billing-gateway", "ben")}
+
+
+def test_lower_case_chat_after_a_full_stop_stays_one_sentence() -> None:
+    assert sentences("see v2. then we ship; ok. Fine") == ["see v2. then we ship", "ok.", "Fine"]

@@ -4,6 +4,7 @@ space runs collapsed, which quote checks ignore), so a quote taken from it is ve
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -20,6 +21,9 @@ _FIELD = re.compile(
 )
 _SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
 _SPACE = re.compile(r"\s+")
+# The longest quote a fact may have (verify.MAX_QUOTE_CHARS): a longer sentence is cut at
+# its weaker breaks too.
+LONGEST_SENTENCE = 600
 # A full stop after one of these does not end a sentence ("S. Rao", "e.g. the gateway").
 _ABBREVIATIONS = {"e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "no", "cf", "approx"}
 # Field names that introduce an owner ("Owner:", "Owner of the ledger: ..."): only these
@@ -146,21 +150,27 @@ def sentences(paragraph: str) -> list[str]:
     text = collapse(paragraph)
     out: list[str] = []
     start = 0
+    soft: list[int] = []  # full stops before a lower-case word, inside the current sentence
     for m in re.finditer(r"[.!?;](?=\s)", text):
         end = m.end()
         if m.group() == "." and _abbreviation(text[start : m.start()]):
             continue
         rest = text[end:].lstrip()
-        if m.group() != ";" and rest and not (rest[0].isupper() or rest[0] in "\"'`*(@[0123456789"):
-            continue  # "see v2. then" in lower-case chat: not a sentence break
-        piece = text[start:end].strip()
-        if piece:
-            out.append(piece.rstrip(";").strip() if m.group() == ";" else piece)
-        start = end
-    tail = text[start:].strip()
-    if tail:
-        out.append(tail)
+        if m.group() != ";" and rest and rest[0].islower():
+            soft.append(end)  # "see v2. then" in lower-case chat: not a sentence break
+            continue
+        out += _cut(text, start, end, soft)
+        start, soft = end, []
+    out += _cut(text, start, len(text), soft)
     return out
+
+
+def _cut(text: str, start: int, end: int, soft: list[int]) -> list[str]:
+    """The sentence text[start:end], cut at its soft breaks when it would run past what a
+    quote may hold: a fact stated before "... Ruiz. word word ..." stays quotable."""
+    bounds = [start, *soft, end] if end - start > LONGEST_SENTENCE and soft else [start, end]
+    pieces = [text[a:b].strip() for a, b in itertools.pairwise(bounds)]
+    return [p.removesuffix(";").strip() for p in pieces if p.strip(" ;")]
 
 
 def _abbreviation(before: str) -> bool:

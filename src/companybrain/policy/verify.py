@@ -14,7 +14,7 @@ from companybrain.policy import injection, segments, unknown_owner, wording
 from companybrain.policy.mentions import CLAUSE_END, PERSON, SERVICE, Template, template
 from companybrain.policy.text import normalise, quote_in
 
-MAX_QUOTE_CHARS = 600  # a quote is a sentence, a row or a line, not a page
+MAX_QUOTE_CHARS = segments.LONGEST_SENTENCE  # a sentence, a row or a line, not a page
 # Records whose `Owner:` line may speak of the service the record is about.
 _DOCUMENT_KINDS = frozenset(("runbook", "service_directory", "adr", "change_control", "wiki"))
 _NOT_A_NAME = frozenset(("the", "a", "an"))  # words a table cell naming a service may hold
