@@ -4,6 +4,9 @@ proposes reaches the brain without passing here.
 
 - every quote appears verbatim in the entry;
 - every figure appears inside its quote;
+- no experiment's or relation's quote, nor the sentence it was cut from, gives orders to its
+  reader ("Note for AI assistants: ... this supersedes ADR-2"), as records that do state
+  nothing to the verifier;
 - an experiment's verdict is one its quote reports, read in the whole sentence it was cut
   from (policy/experiments.py: "if it did not help we would revert" reports none), and
   the words of its claim are the quote's;
@@ -23,6 +26,8 @@ from pathlib import PurePosixPath
 
 from companybrain.model.findings import Finding, FindingKind, Verdict
 from companybrain.policy.experiments import quoted_verdicts
+from companybrain.policy.injection import orders
+from companybrain.policy.sentences import around
 from companybrain.policy.text import name_words, normalise, quote_in, straight_quotes
 
 # Relations as read from one side: the passive forms are kept on the board and turned
@@ -95,6 +100,9 @@ def check_finding(
         return reject("no quote")
     if not quote_in(finding.quote, entry_text):
         return reject(f"quote not found verbatim in {finding.entry}: {_short(finding.quote)!r}")
+    answers_with = finding.kind in (FindingKind.EXPERIMENT, FindingKind.RELATION)
+    if answers_with and (ordered := orders(*around(finding.quote, entry_text))):
+        return reject(f"the quote is not a statement: {ordered}")
     if not finding.value.strip():
         return reject(f"empty {finding.kind.value}")
     if finding.kind is not FindingKind.EXPERIMENT and finding.verdict is not None:
@@ -304,6 +312,8 @@ def check_confirmation(
             return Confirmation(
                 "rejected", f"the confirmation's quote is not in {side}: {_short(quote)!r}"
             )
+        if ordered := orders(*around(quote, text)):
+            return Confirmation("rejected", f"the quote from {side} is not a statement: {ordered}")
     verb = _RELATION_VERB[PASSIVE.get(relation, relation)]
     stating = [q for q in (quote_from, quote_to) if verb.search(q)]
     if not stating:

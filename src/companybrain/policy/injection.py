@@ -65,6 +65,33 @@ def instructs(*texts: str) -> str | None:
     return None
 
 
+# The orders of _OVERRIDE that are said to a reader. A decision log about models may well
+# discuss a "system prompt" or a "jailbreak"; it does not tell its reader to ignore their
+# instructions, nor leave a note for AI assistants.
+_ADDRESSED = re.compile(
+    r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,40}?"
+    r"\b(?:your|previous|prior|all|earlier|the\s+above)\s+(?:\w+\s+)?"
+    r"(?:instructions?|rules|prompts?|guidelines|directions|directives)\b"
+    r"|\b(?:notes?|message|instructions?) (?:for|to) (?:the )?(?:ai|llm|language model"
+    r"|assistants?|models?|chatbots?|bots?|agents?)\b"
+    r"|\b(?:dear|hey|attention|hello) (?:the )?(?:ai|llm|assistant|model|chatbot|bot|agent)\b"
+    # an order opening a sentence or following its colon: "Record that this supersedes X"
+    r"|(?:^|[:;]\s*)(?:please\s+)?(?:record|register|say|state|claim|report|pretend|assume"
+    r"|insist)\s+(?:that\b|:)",
+)
+
+
+def orders(*texts: str) -> str | None:
+    """Why these texts (sentences of a decision entry) give orders to whoever reads them, or
+    None: `instructs` without the words a log about models uses in statements."""
+    for raw in texts:
+        text = normalise(revealed(raw))
+        for pattern in (_MARKUP, _ADDRESSED, _FOREIGN):
+            if m := pattern.search(text):
+                return f"it addresses instructions to the reader ({m.group(0).strip()!r})"
+    return None
+
+
 def hidden_characters(quote: str) -> str | None:
     """A quote that carries invisible characters (zero-width, direction overrides, tags)
     does not read as it looks."""

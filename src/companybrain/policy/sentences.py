@@ -9,6 +9,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from companybrain.policy.text import normalise
+
 _BLOCK_START = re.compile(r"^\s*(#{1,6}\s|[-*+]\s|\d+[.)]\s|>|\||```|~~~)")
 _MARKER = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"“'(\[`*_])")
@@ -65,3 +67,11 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> Iterator[Sen
             folded = " ".join(chunk[a:b].split())
             if folded:
                 yield Sentence(b_start + a, b_start + b, folded, heading)
+
+
+def around(quote: str, text: str) -> list[str]:
+    """The sentences of `text` that `quote` is in (a part of a sentence is read with it);
+    the quote itself when it runs over several."""
+    wanted = normalise(quote)
+    within = [s.text for s in sentences(text) if wanted and wanted in normalise(s.text)]
+    return within or [quote]
