@@ -190,6 +190,16 @@ def test_a_month_or_weekday_the_evidence_does_not_have_is_discarded() -> None:
     assert check_explanation(right, facts) is None
 
 
+def test_an_explanation_of_one_endless_sentence_is_discarded() -> None:
+    """Three sentences at most, but no length: '"Kofi Mensah" ' 100,000 times (a looping
+    model) is one sentence naming the owner, and was shown after seconds of checking."""
+    looping = '"Kofi Mensah" ' * 100_000
+    assert check_explanation(looping, ANSWERED) == (
+        "it is 1,400,000 characters; at most 1,500 are allowed"
+    )
+    assert check_explanation("Kofi Mensah owns the Billing Gateway per CC-1047.", ANSWERED) is None
+
+
 def test_an_explanation_in_look_alike_letters_is_discarded() -> None:
     """ "Ines Halvorsen оwns the Billing Gateway" (a Cyrillic о) read as "owns" and was
     shown: no check reads it so."""

@@ -16,6 +16,9 @@ from companybrain.policy.injection import disguised_word, instructs
 from companybrain.policy.text import fold_name, names_in, quote_in
 
 MAX_SENTENCES = 3
+# Three sentences of plain English; a looping model's one "sentence" of 100,000 quoted
+# names had none, and passed.
+MAX_CHARS = 1_500
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,8 @@ Check = Callable[[str, str, ExplanationFacts], str | None]  # (text, assertions,
 
 def check_explanation(text: str, facts: ExplanationFacts) -> str | None:
     """None when the model's explanation may be shown, else the first reason it may not."""
+    if len(text) > MAX_CHARS:  # before reading its quotes: that is not linear in it
+        return f"it is {len(text):,} characters; at most {MAX_CHARS:,} are allowed"
     assertions = _without_quotes(text, facts.quotes)
     for check in CHECKS:
         reason = check(text, assertions, facts)
