@@ -109,7 +109,7 @@ def test_an_owner_the_quote_only_wishes_for_or_sees_leaving_is_refused(
         "## Owners\n\nAria Novak should own the billing gateway. Ben Okafor could take over "
         "the search index. Cora Lind is stepping down as owner of the ledger service. "
         "Dana Reyes resigned as owner of the Payments API. Going forward, Omar Haddad will "
-        "own the Payments API.\n",
+        "own the Payments API. We should transfer the search index to Dev Patel.\n",
         "runbook",
     )
     model_server.play(
@@ -125,6 +125,8 @@ def test_an_owner_the_quote_only_wishes_for_or_sees_leaving_is_refused(
                  "quote": "Dana Reyes resigned as owner of the Payments API."},
                 {"service": "payments-api", "owner": "omar",
                  "quote": "Omar Haddad will own the Payments API"},
+                {"service": "search-index", "owner": "dev",
+                 "quote": "We should transfer the search index to Dev Patel."},
             ]
         )
     )  # fmt: skip
@@ -135,6 +137,7 @@ def test_an_owner_the_quote_only_wishes_for_or_sees_leaving_is_refused(
         ("ben", "not_asserted"),
         ("cora", "previous_owner"),
         ("dana", "previous_owner"),
+        ("dev", "not_asserted"),
     ]
 
 

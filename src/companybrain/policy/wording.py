@@ -41,7 +41,9 @@ _WANTED = re.compile(
     r"\b(?:propose|proposes|proposing|suggest|suggests|suggesting|recommend|recommends"
     r"|recommending|nominate|nominates|please(?! note| be aware| remember)|request to"
     r"|requests to|requesting|(?:plan|plans|planned|planning|want|wants|wanted|would like"
-    r"|intend|intends|hope|hopes) to)\b"
+    r"|intend|intends|hope|hopes) to"
+    # a modal before the hand-over: "we should transfer it to Kofi", "could move to Kofi"
+    r"|should|could|might|may|would|must|ought to)\b"
 )
 # In a sentence, these say that what it reports is not so: "Kofi says Lena owns the gateway,
 # which is wrong", "It is a myth that Lena owns the gateway".
