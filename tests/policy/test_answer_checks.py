@@ -288,6 +288,21 @@ def test_an_owner_claim_in_disguised_letters_fails(evidence, text: str, reason: 
     assert not report.passed and reason in report.failures[0]
 
 
+def test_names_only_a_person_or_a_name_pair_no_tool_returned_fail(evidence) -> None:  # type: ignore[no-untyped-def]
+    stranger = "names someone or something unknown, which no tool returned in this run"
+    for text in (
+        "Kofi Mensah owns the billing gateway [CC-1047]; Zara is his deputy.",
+        "Kofi Mensah owns the billing gateway [CC-1047]; Zara Quinn reviews it.",
+    ):
+        assert check_answer(text, evidence).failures == (stranger,), text
+    # words of its own an answer about code uses are not names of people
+    code = (
+        "The Redis server that Docker would have run listens on a Unix socket, not on TCP, "
+        f"so nothing else can reach it [{ROUTER}]."
+    )
+    assert check_answer(code, evidence).passed
+
+
 def test_units_and_names_in_other_letters_are_words_as_written(evidence) -> None:  # type: ignore[no-untyped-def]
     text = "Kofi Mensah owns the billing gateway since 2026-10-14 [CC-1047]; p99 is 340 \u00b5s."
     assert check_answer(text, evidence).failures == (

@@ -29,11 +29,11 @@ from typing import Any
 
 from companybrain.model.answer import Answer
 from companybrain.policy.explanation import (
+    COMMON_WORDS,
     DATE_WORD,
     Named,
     approval_claim,
     date_word_in,
-    unknown_proper_name,
 )
 from companybrain.policy.injection import disguised_word
 from companybrain.policy.text import fold_name, names_in, normalise, quote_in
@@ -632,9 +632,31 @@ def _names_not_returned(
         if not any(names_in(t, entity.names) for t in returned):
             return ["names a person, service, project or team that no tool returned in this run"]
     vocabulary = [*returned, *(n for entity in known for n in entity.names)]
-    if unknown_proper_name(plain, vocabulary):
+    if _stranger(plain, vocabulary):
         return ["names someone or something unknown, which no tool returned in this run"]
     return []
+
+
+# A name no tool returned: capitalised words in a row ("Zara Quinn"), or one that owns,
+# knows or leads something ("Zara owns", "Zara is his deputy"). Not any capitalised word:
+# an answer about code says "Docker", "TCP" or "Redis" of its own.
+_CAPITALISED = r"[A-Z][a-z][\w'’-]*"
+_NAME_RUN = re.compile(rf"(?<![\w'’-]){_CAPITALISED}(?:\s+{_CAPITALISED})+")
+_ONE_NAME = re.compile(
+    rf"(?<![\w'’-])({_CAPITALISED})\s+(?:owns|owned|knows|leads|led|maintains|manages"
+    r"|is\s+(?:the|his|her|their|its|our|a|an)\s+(?:\w+\s+)?(?:owner|deputy|backup|lead"
+    r"|expert|contact|maintainer|manager|reviewer))\b"
+)
+
+
+def _stranger(plain: str, vocabulary: Sequence[str]) -> bool:
+    """Does the answer name someone or something neither the tools nor the graph know?"""
+    known = {part for v in vocabulary for part in fold_name(v).split()} | COMMON_WORDS
+    for m in _NAME_RUN.finditer(plain):
+        parts = [p for p in fold_name(m.group(0)).split() if p not in COMMON_WORDS]
+        if len(parts) > 1 and any(p not in known for p in parts):
+            return True
+    return any(fold_name(m.group(1)) not in known for m in _ONE_NAME.finditer(plain))
 
 
 def _says_name(text: str, name: str) -> bool:

@@ -394,6 +394,9 @@ _COMMON = _words(
 )
 
 
+COMMON_WORDS = _COMMON
+
+
 def _unknown_proper_name(assertions: str, facts: ExplanationFacts) -> str | None:
     return unknown_proper_name(assertions, facts.vocabulary)
 
