@@ -301,6 +301,8 @@ def test_names_only_a_person_or_a_name_pair_no_tool_returned_fail(evidence) -> N
         f"so nothing else can reach it [{ROUTER}]."
     )
     assert check_answer(code, evidence).passed
+    machine = f"FalkorDB is responsible for persistence; The Store is in charge of it [{ROUTER}]."
+    assert check_answer(machine, evidence).passed
 
 
 def test_units_and_names_in_other_letters_are_words_as_written(evidence) -> None:  # type: ignore[no-untyped-def]

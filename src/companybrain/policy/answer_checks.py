@@ -286,13 +286,13 @@ def check_answer(
             # say what kind of assertion, never repeat it: the user must not see it
             failures.append(f"says it does not know, yet {asserting[0]} beside that")
         else:
-            owners = _owner_claims(text, evidence)
+            owners = _owner_claims(text, evidence, known)
             failures += owners
             abstained = not owners
     else:
         if not cites:
             failures.append("answers without citing anything a tool returned (cite or abstain)")
-        failures += _owner_claims(text, evidence)
+        failures += _owner_claims(text, evidence, known)
 
     # Quoting a record that says "approved" is the record's word; saying it is not.
     if said := approval_claim(_unquoted(masked, evidence)):
@@ -524,8 +524,7 @@ _OWNER_CLAIMS: tuple[re.Pattern[str], ...] = (
     re.compile(
         _NAME + r"\s+(?i:(?:(?:still|now|currently|really|also|effectively)\s+)*(?:(?:remains"
         r"|stays|continues\s+as)\s+(?:(?:still|now)\s+)?(?:the\s+)?(?:current\s+|sole\s+)?"
-        r"(?:owner|review\s+contact|responsible|in\s+charge)\b|is\s+(?:(?:still|now|currently)"
-        r"\s+)?(?:responsible\s+for|in\s+charge\s+of)\b|continues\s+to\s+own\b"
+        r"(?:owner|review\s+contact|responsible|in\s+charge)\b|continues\s+to\s+own\b"
         r"|(?:has|holds|keeps|retains)\s+(?:the\s+)?ownership\b))"
     ),
     re.compile(
@@ -533,6 +532,12 @@ _OWNER_CLAIMS: tuple[re.Pattern[str], ...] = (
         r"|rests|lies)\s+(?:(?:still|now|currently)\s+)?with|(?:remains|stays)"
         r"|in\s+the\s+hands\s+of)\s+)" + _NAME
     ),
+)
+# "Ines is (still) in charge of / responsible for": of a person only, for an answer about
+# code says as much of a class or a server ("FalkorDB is responsible for persistence").
+_IN_CHARGE = re.compile(
+    _NAME + r"\s+(?i:is\s+(?:(?:still|now|currently)\s+)?(?:responsible\s+for|in\s+charge"
+    r"\s+of)\b)"
 )
 # Two named together as owners: "Ines and Kofi (both) own it", "owned by Kofi and Ines",
 # "Kofi owns it with Ines", "Kofi co-owns it with Ines".
@@ -576,7 +581,7 @@ def _unquoted(text: str, evidence: Evidence) -> str:
     return _QUOTED.sub(blank, text)
 
 
-def _owner_claims(text: str, evidence: Evidence) -> list[str]:
+def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) -> list[str]:
     """A name the answer calls an owner must be one an owner_of answer of this run names as
     owner, and of what the sentence names, when it names a subject of this run: citing a
     record does not make an invented, previous or outranked owner the owner."""
@@ -587,25 +592,21 @@ def _owner_claims(text: str, evidence: Evidence) -> list[str]:
     for a, b in _sentences(plain, []):
         sentence = plain[a:b]
         named = [s for s in subjects if names_in(sentence, [s])]
-        for pattern in _OWNER_CLAIMS:
-            for m in pattern.finditer(sentence):
-                for name in (g for g in m.groups() if g):
-                    owners = [
-                        it for it in evidence.values()
-                        if it.owner_of and _names_person(name, it)
-                    ]  # fmt: skip
-                    if not owners:
-                        failures.append(
-                            "calls someone the owner whom no owner_of answer of this run "
-                            "names as the owner"
-                        )
-                        continue
-                    owned = [s for it in owners for s in it.owner_of]
-                    if named and not any(s in owned for s in named):
-                        failures.append(
-                            "calls someone the owner of what an owner_of answer of this run "
-                            "gives to another"
-                        )
+        people = [m for m in _IN_CHARGE.finditer(sentence) if _person_like(m.group(1), known)]
+        claims = [*(m for p in _OWNER_CLAIMS for m in p.finditer(sentence)), *people]
+        for name in (g for m in claims for g in m.groups() if g):
+            owners = [it for it in evidence.values() if it.owner_of and _names_person(name, it)]
+            if not owners:
+                failures.append(
+                    "calls someone the owner whom no owner_of answer of this run names as the owner"
+                )
+                continue
+            owned = [s for it in owners for s in it.owner_of]
+            if named and not any(s in owned for s in named):
+                failures.append(
+                    "calls someone the owner of what an owner_of answer of this run gives to "
+                    "another"
+                )
         # Saying the owner is not, or that there is none, of what an owner_of answer gave.
         denied = [
             it for pattern in _OWNER_DENIALS for m in pattern.finditer(sentence)
@@ -667,6 +668,15 @@ def _says_name(text: str, name: str) -> bool:
     if name.islower():
         return False
     return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+
+
+def _person_like(name: str, known: Sequence[Named]) -> bool:
+    """Is `name` (capitalised words) a name the graph knows, or two words of a name?"""
+    words = fold_name(name).split()
+    tails = {" ".join(words[i:]) for i in range(len(words))}
+    if any(fold_name(n) in tails for entity in known for n in entity.names):
+        return True
+    return len([w for w in words if w not in COMMON_WORDS]) > 1
 
 
 def _names_person(name: str, item: EvidenceItem) -> bool:
