@@ -384,6 +384,10 @@ def _rationale(
     ]
 
 
+def _utf8(line: str) -> str:
+    return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def sync_instructions(
     store: Store,
     repo_path: Path,
@@ -402,7 +406,9 @@ def sync_instructions(
     rows: list[dict[str, Any]] = []
     with BlobReader(repo_path) as blobs:
         for v in fresh:
-            text = blobs.text(v.blob) or ""
+            data = blobs.read(v.blob) or b""
+            text = data.decode("utf-8", "replace")
+            raw = data.decode("utf-8", "surrogateescape").splitlines()
             rows.append(
                 {
                     "id": f"{v.path}@{v.blob}",
@@ -412,6 +418,8 @@ def sync_instructions(
                     "date": v.date,
                     "date_ms": iso_ms(v.date),
                     "text": text,
+                    # lines holding bytes that are not UTF-8: what they say cannot be quoted
+                    "not_utf8": [n for n, line in enumerate(raw, 1) if line != _utf8(line)],
                     "sections": [
                         {"heading": s.heading, "level": s.level, "line_start": s.line_start,
                          "line_end": s.line_end, "text": s.text}

@@ -207,6 +207,18 @@ def told(
             as_of=as_of,
         )  # fmt: skip
     found.sort(key=lambda vs: (vs[0]["file"].count("/"), vs[0]["file"]))
+    for v, ss in found:
+        bad = [
+            n for n in v.get("not_utf8") or [] if any(s.line_start <= n <= s.line_end for s in ss)
+        ]
+        if bad:
+            return answers.not_recorded(
+                q, "told", subject, now,
+                f"{v['file']} (version {v['blob'][:10]}) in force {context} says it on lines "
+                f"that are not UTF-8 text (line {bad[0]}): they cannot be quoted as the file has "
+                "them",
+                as_of=as_of,
+            )  # fmt: skip
     main, spans = found[0]
     result = {
         "file": main["file"],

@@ -292,7 +292,7 @@ def instructions(store: Store, ids: list[str]) -> Rows:
         "OPTIONAL MATCH (i)-[:HAS_SECTION]->(s:InstructionSection) "
         "WITH i, s ORDER BY s.n "
         "RETURN i.id AS id, i.file AS file, i.blob AS blob, i.commit AS commit, i.date AS date, "
-        "i.text AS text, collect({heading: s.heading, level: s.level, "
+        "i.text AS text, i.not_utf8 AS not_utf8, collect({heading: s.heading, level: s.level, "
         "line_start: s.line_start, line_end: s.line_end, text: s.text}) AS sections "
         "ORDER BY id",
         {"ids": ids},

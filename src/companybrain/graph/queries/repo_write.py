@@ -299,14 +299,15 @@ def count_commits(store: Store, repo: str) -> int:
 
 
 def write_instructions(store: Store, repo: str, run: str, rows: Rows) -> None:
-    """rows: id (PATH@BLOB), file, blob, commit, date, date_ms, text, sections
-    [{heading, level, line_start, line_end, text}]."""
+    """rows: id (PATH@BLOB), file, blob, commit, date, date_ms, text, not_utf8 (lines),
+    sections [{heading, level, line_start, line_end, text}]."""
     store.query(
         """
         UNWIND $rows AS r
         MERGE (i:Instruction {id: r.id})
         SET i.repo = $repo, i.seen = $run, i.file = r.file, i.blob = r.blob,
-            i.commit = r.commit, i.date = r.date, i.date_ms = r.date_ms, i.text = r.text
+            i.commit = r.commit, i.date = r.date, i.date_ms = r.date_ms, i.text = r.text,
+            i.not_utf8 = r.not_utf8
         WITH i, r
         OPTIONAL MATCH (i)-[:HAS_SECTION]->(old:InstructionSection)
         DETACH DELETE old
