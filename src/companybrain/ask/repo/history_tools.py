@@ -78,6 +78,7 @@ def trace(
                 f"{row['id']} was not in the decision log{on}",
             )  # fmt: skip
         row = by_then[own]
+    rival = None
     if row is None:
         found = find_decisions(store, decision, limit=2, rows=rows)
         if not found:
@@ -85,9 +86,19 @@ def trace(
                 q, "trace", f"no decision record matches “{decision}”{on}", now
             )
         row = found[0].row
+        tied = [f for f in found[1:] if (f.match.score, f.match.coverage)
+                == (found[0].match.score, found[0].match.coverage)]  # fmt: skip
+        rival = tied[0].row["id"] if tied else None
     by_id = {r["id"]: r for r in rows}
     edges = then.edges if then else repo_read.supersessions(store)
     chain = supersession_chain(row["id"], edges, by_id)
+    if rival is not None and rival not in chain:  # two histories: which one is asked about?
+        return answers.not_in_graph(
+            q, "trace",
+            f"“{decision}” matches two decisions with separate histories equally well{on}: "
+            f"{row['id']} and {rival}; name the decision",
+            now,
+        )  # fmt: skip
     citations = [answers.cite_line(row)]
     for newer_id, older_id in itertools.pairwise(chain):
         edge = next((e for e in edges if e["newer"] == newer_id and e["older"] == older_id), None)
