@@ -22,9 +22,7 @@ def _adr(n: int, title: str, status: str, body: str) -> str:
     return f"# {n}. {title}\n\n## Status\n\n{status}\n\n## Decision\n\n{body}\n"
 
 
-def test_two_histories_matching_alike_are_not_picked_between(
-    store: Store, settings: Settings, tmp_path: Path
-) -> None:
+def _three(store: Store, tmp_path: Path) -> None:
     r = GitRepo(tmp_path / "r")
     r.write(
         "docs/adr/0001-postgres.md",
@@ -49,6 +47,11 @@ def test_two_histories_matching_alike_are_not_picked_between(
     r.commit("ADRs", "2025-01-03T10:00:00Z")
     ingest_repo(store, r.root)
 
+
+def test_two_histories_matching_alike_are_not_picked_between(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    _three(store, tmp_path)
     a = ask(store, settings, "What replaced the exporter decision?", now=NOW)
     assert a.tool == "trace" and a.citations == []
     assert a.refusal is not None and a.refusal.code == RefusalCode.NOT_IN_GRAPH, a.result
@@ -61,3 +64,20 @@ def test_two_histories_matching_alike_are_not_picked_between(
     ):  # fmt: skip
         b = ask(store, settings, question, now=NOW)
         assert b.status == "answered" and b.result["chain"] == chain, (question, b.refusal)
+
+
+def test_origin_of_a_decision_named_by_words_that_fit_two(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """'Who recorded the exporter decision?' named the one first by score and id; 'When was
+    the Postgres exporter decision recorded?' was refused: its words were all cut away."""
+    _three(store, tmp_path)
+    a = ask(store, settings, "Who recorded the exporter decision?", now=NOW)
+    assert a.tool == "origin" and a.citations == []
+    assert a.refusal is not None and a.refusal.code == RefusalCode.NOT_IN_GRAPH, a.result
+    for question, adr in (
+        ("When was the Postgres exporter decision recorded?", "docs/adr/0001-postgres.md"),
+        ("Where did the batch exporter decision come from?", "docs/adr/0003-batch.md"),
+    ):
+        b = ask(store, settings, question, now=NOW)
+        assert b.status == "answered" and b.result["decision"] == adr, (question, b.refusal)

@@ -64,8 +64,9 @@ _TRACE = re.compile(
     re.I,
 )
 _ORIGIN = re.compile(
-    r"\bwhere\s+did\s+.+\s+come\s+from\b|\bwho\s+(?:added|introduced|created|wrote|recorded)\b|"
-    r"\borigin\s+of\b|\bwhen\s+was\s+.+\s+(?:added|introduced|created|recorded)\b",
+    r"\bwhere\s+did\s+(?P<came>.+)\s+come\s+from\b|"
+    r"\bwho\s+(?:added|introduced|created|wrote|recorded)\b|"
+    r"\borigin\s+of\b|\bwhen\s+was\s+(?P<when>.+)\s+(?:added|introduced|created|recorded)\b",
     re.I,
 )
 _CONNECT = re.compile(
@@ -285,11 +286,20 @@ def _route(question: str, store: Store, now: datetime, clock: _Time) -> Answer |
             return dated
         subject = _decision_in(store, q) or _path_in(store, q)
         if subject is None:
-            found = tools.find_decisions(store, _ORIGIN.sub(" ", _undated(q, dated[0])), limit=1)
+            words = _ORIGIN.sub(
+                lambda m: f" {m.group('came') or m.group('when') or ''} ", _undated(q, dated[0])
+            )
+            found = tools.find_decisions(store, words, limit=2)
             if not found:
                 return answers.not_in_graph(
                     q, "origin", "the question names no file or decision the history knows", now
                 )
+            best, second = found[0].match, found[-1].match
+            if len(found) > 1 and (second.score, second.coverage) == (best.score, best.coverage):
+                return answers.not_in_graph(
+                    q, "origin", f"the question matches {found[0].row['id']} and "
+                    f"{found[1].row['id']} equally well: name the decision", now,
+                )  # fmt: skip
             subject = found[0].row["id"]
         day = dated[0].as_of if dated[0].phrase else None
         return history_tools.origin(store, subject, question=q, now=dated[0].as_of, until=day)
