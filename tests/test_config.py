@@ -38,6 +38,10 @@ TOO_BIG = "99999999999999999999"
         ({"BRAIN_MODEL_TIMEOUT_S": "0"}, "BRAIN_MODEL_TIMEOUT_S"),
         ({"BRAIN_MODEL_TIMEOUT_S": "nan"}, "BRAIN_MODEL_TIMEOUT_S"),
         ({"BRAIN_MODEL_TIMEOUT_S": "inf"}, "BRAIN_MODEL_TIMEOUT_S"),
+        # read as off: every write fsynced once a second, not as asked
+        ({"BRAIN_DURABLE": "ture"}, "BRAIN_DURABLE"),
+        ({"BRAIN_DURABLE": "always"}, "BRAIN_DURABLE"),
+        ({"BRAIN_TRACE": "2"}, "BRAIN_TRACE"),
     ],
 )
 def test_numbers_out_of_range_name_the_setting(env: dict[str, str], named: str) -> None:
@@ -126,3 +130,9 @@ def test_graph_flag_is_checked_and_never_falls_back_to_the_default(
         == set()
     )
     assert run_cli("status").exit_code == 0
+
+
+def test_on_and_off_settings_read_the_usual_words() -> None:
+    for word, on in (("1", True), ("Yes", True), (" on ", True), ("0", False), ("off", False)):
+        assert Settings.from_env({"BRAIN_DURABLE": word, "BRAIN_TRACE": word}).durable is on
+    assert Settings.from_env({"BRAIN_DURABLE": ""}).durable is False

@@ -45,8 +45,15 @@ URL_SCHEMES = ("redis", "rediss", "unix", "falkor", "falkors")
 GRAPH_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 
 
-def _flag(value: str | None) -> bool:
-    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+def _flag(env: dict[str, str], name: str) -> bool:
+    """An on/off setting. Anything else is refused: "ture" or "always" read as off would
+    leave BRAIN_DURABLE's fsync of every write silently off."""
+    value = (env.get(name) or "").strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"", "0", "false", "no", "off"}:
+        return False
+    raise ConfigError(f"{name} must be 1, true, yes or on (or 0, false, no, off), got {value!r}")
 
 
 def _seconds(env: dict[str, str], name: str, default: float) -> float:
@@ -122,8 +129,8 @@ class Settings:
             home=Path(env.get("BRAIN_HOME") or ".brain"),
             falkordb_url=env.get("FALKORDB_URL") or None,
             graph=env.get("BRAIN_GRAPH") or DEFAULT_GRAPH,
-            durable=_flag(env.get("BRAIN_DURABLE")),
-            trace=_flag(env.get("BRAIN_TRACE")),
+            durable=_flag(env, "BRAIN_DURABLE"),
+            trace=_flag(env, "BRAIN_TRACE"),
             row_cap=_int(env, "BRAIN_ROW_CAP", DEFAULT_ROW_CAP),
             max_record_bytes=_int(env, "BRAIN_MAX_RECORD_BYTES", DEFAULT_MAX_RECORD_BYTES),
             model=env.get("BRAIN_MODEL") or None,
