@@ -47,6 +47,14 @@ def test_durable_setting_fsyncs_every_write(own_home: Path) -> None:
     assert store.command("CONFIG", "GET", "appendfsync")[1] == "always"
 
 
+def test_durable_on_a_running_server_fsyncs_every_write(own_home: Path) -> None:
+    """`brain --durable ingest` against a server already started without it kept its
+    once-a-second fsync: the writes this command reported stored could be lost in a crash."""
+    Store(Settings(home=own_home)).command("PING")
+    store = Store(Settings(home=own_home, durable=True))
+    assert store.command("CONFIG", "GET", "appendfsync")[1] == "always"
+
+
 def test_sigkill_then_recover_without_losing_data(own_home: Path) -> None:
     settings = Settings(home=own_home, graph="crash")
     store = Store(settings)

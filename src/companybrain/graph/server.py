@@ -219,7 +219,17 @@ class EmbeddedServer:
         return pid if pid is not None and _is_our_server(pid, self.paths.socket) else None
 
     def ensure_running(self) -> bool:
-        """Start the server unless one already serves this folder. True if we started it."""
+        """Start the server unless one already serves this folder. True if we started it.
+        Durable, a server found running (started without it) is switched to fsync every
+        write from now until it stops: else `--durable` would quietly do nothing."""
+        started = self._ensure_running()
+        if self.durable and not started:
+            reply = _command(self.paths.socket, "CONFIG", "SET", "appendfsync", "always")
+            if not (reply or b"").startswith(b"+OK"):
+                raise StoreError(f"could not make the database fsync every write: {reply!r}")
+        return started
+
+    def _ensure_running(self) -> bool:
         if self.is_running():
             return False
         if self.is_loading() and self._wait_ready(self.pid(), START_TIMEOUT_S):
