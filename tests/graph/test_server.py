@@ -154,6 +154,13 @@ def test_a_data_folder_that_cannot_be_used_is_one_error_naming_brain_home(
         with pytest.raises(ConfigError, match=f"^{message}"):
             EmbeddedServer(home).stop()
     assert not any(locked_out.glob("falkordb.*"))
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    (taken / "data").write_text("someone's file")  # was "unexpected FileExistsError"
+    message = re.escape(f"BRAIN_HOME {taken}: cannot use {taken / 'data'} as the database's")
+    with pytest.raises(ConfigError, match=f"^{message}"):
+        EmbeddedServer(taken).ensure_running()
+    assert (taken / "data").read_text() == "someone's file"
 
 
 def test_a_pid_file_naming_another_folders_server_is_stale(own_home: Path, tmp_path: Path) -> None:

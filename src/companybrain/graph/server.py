@@ -274,7 +274,13 @@ class EmbeddedServer:
 
     def _start(self) -> None:
         server, module = binaries()
-        self.paths.data.mkdir(parents=True, exist_ok=True)
+        try:
+            self.paths.data.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a file named `data` where the database keeps its files
+            raise ConfigError(
+                f"BRAIN_HOME {self.paths.home}: cannot use {self.paths.data} as the "
+                f"database's folder ({exc.strerror})"
+            ) from None
         # Recovery from a snapshot alone: with no append-only file, a server started with
         # appendonly on would start empty and ignore dump.rdb. Load the snapshot first, then
         # turn the append-only file on (written from what was loaded).
