@@ -177,3 +177,24 @@ def test_the_cli_says_another_ingest_is_running_in_one_line(  # type: ignore[no-
         assert store.read("MATCH (s:Source) RETURN count(s) AS n") == [{"n": 3}]
     finally:
         store.drop_lock(lock.LOCK_NAME, "otherrun0001")
+
+
+def test_reset_waits_for_a_running_ingest(
+    run_cli, corpus: Path, store: Store, settings: Settings
+) -> None:  # type: ignore[no-untyped-def]
+    """`brain reset --yes` under a running ingest deleted the graph between two batches: the
+    run went on to say "stored" every record and "complete", leaving only the later
+    batches, with no organisation or schema."""
+    ingest(store, corpus, settings)
+    holder = lock.IngestLock(store)
+    with holder:  # a running ingest
+        result = run_cli("reset", "--yes")
+        assert isinstance(result.exception, BusyError)
+        assert str(result.exception).startswith(
+            f"another ingest of graph {store.graph_name!r} is running (run {holder.run}"
+        )
+        assert store.read("MATCH (s:Source) RETURN count(s) AS n") == [{"n": 3}]
+    result = run_cli("reset", "--yes")
+    assert result.exit_code == 0 and "deleted" in result.output
+    assert not store.graph_exists()
+    assert store.lock_holder(lock.LOCK_NAME) == (None, 0)

@@ -87,7 +87,11 @@ def reset(state: CliState, yes: bool) -> None:
     if not yes:
         raise click.UsageError("reset deletes the whole graph; pass --yes to confirm")
     from companybrain.graph.connection import Store
+    from companybrain.ingest.lock import IngestLock
 
     store = Store(state.settings)
-    deleted = store.delete_graph()
+    # Under the graph's ingest lock: deleted under a running ingest, the graph was left
+    # with the batches written after it and no organisation or schema, the run "complete"
+    with IngestLock(store):
+        deleted = store.delete_graph()
     click.echo(f"graph {store.graph_name!r} " + ("deleted" if deleted else "was already empty"))
