@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from companybrain.config import Settings
-from companybrain.errors import ConfigError
+from companybrain.errors import ConfigError, StoreError
 from companybrain.graph.connection import Store
 from companybrain.graph.server import EmbeddedServer, _is_alive
 
@@ -182,3 +182,21 @@ def test_a_pid_file_naming_another_folders_server_is_stale(own_home: Path, tmp_p
         assert ours.pid() not in (None, pid) and theirs.is_running()
     finally:
         ours.stop()
+
+
+def test_a_server_that_dies_at_start_is_said_at_once_with_its_reason(own_home: Path) -> None:
+    """A damaged append-only file: redis exits at once, but the start waited the whole 30 s
+    and then said only "the database did not come up; see LOG"."""
+    store = Store(Settings(home=own_home))
+    store.query("CREATE (:Source {id: 'x'})")
+    store.close()
+    EmbeddedServer(own_home).stop()
+    manifest = next((own_home / "data" / "appendonlydir").glob("*.manifest"))
+    manifest.write_text("garbage\n")
+    started = time.monotonic()
+    with pytest.raises(StoreError) as caught:
+        EmbeddedServer(own_home).ensure_running()
+    assert time.monotonic() - started < 15
+    assert str(caught.value).startswith(
+        "the database did not come up: Invalid AOF manifest file format; see "
+    )

@@ -307,8 +307,12 @@ class EmbeddedServer:
                 f"could not start the database: {result.stderr.strip() or result.stdout.strip()}"
                 f" (log: {self.paths.logfile})"
             )
-        if not self._wait_ready(None, START_TIMEOUT_S):
-            raise StoreError(f"the database did not come up; see {self.paths.logfile}")
+        # Watched by the pid it writes first: one that dies at once (a damaged append-only
+        # file) is said at once, with its reason, instead of after START_TIMEOUT_S.
+        if not self._wait_ready(None, START_TIMEOUT_S, watch_pidfile=True):
+            raise StoreError(
+                f"the database did not come up{self._last_words()}; see {self.paths.logfile}"
+            )
         if from_snapshot:
             self._append_only_from_snapshot()
 
@@ -327,12 +331,25 @@ class EmbeddedServer:
             time.sleep(0.05)
         raise StoreError(f"the append-only file was not written; see {self.paths.logfile}")
 
-    def _wait_ready(self, pid: int | None, timeout: float) -> bool:
+    def _last_words(self) -> str:
+        """The server's last warning in its log (`#` marks them), e.g. ": Invalid AOF
+        manifest file format", or nothing."""
+        try:
+            lines = self.paths.logfile.read_text(errors="replace").splitlines()
+        except OSError:
+            return ""
+        said = [line.split(" # ", 1)[1].strip() for line in lines[-20:] if " # " in line]
+        return f": {said[-1]}" if said else ""
+
+    def _wait_ready(self, pid: int | None, timeout: float, *, watch_pidfile: bool = False) -> bool:
         """Wait until the server answers PING. While it answers LOADING the wait goes on up
-        to LOAD_TIMEOUT_S, telling `on_wait` how long it has been."""
+        to LOAD_TIMEOUT_S, telling `on_wait` how long it has been. `watch_pidfile`: the
+        server was just started here, and its pid file, once written, names it."""
         started = time.monotonic()
         deadline = started + timeout
         while time.monotonic() < deadline:
+            if pid is None and watch_pidfile:
+                pid = _read_pid(self.paths.pidfile)
             state = _probe(self.paths.socket)
             if state == "ready":
                 return True
