@@ -42,6 +42,7 @@ URL_SCHEMES = ("redis", "rediss", "unix", "falkor", "falkors")
 # A graph is a key on the server, beside the keys kept for it (`companybrain:changed:NAME`,
 # `companybrain:lock:ingest:NAME`) and the graphs named after it (`NAME_board`): a name
 # from this alphabet can never be one of those keys, nor carry what a key cannot.
+BOARD_SUFFIX = "_board"  # the board of graph X is the graph X_board
 GRAPH_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 
 
@@ -182,8 +183,12 @@ class Settings:
                 f"{MAX_MODEL_MAX_TOKENS:,}, got {self.model_max_tokens}"
             )
         graph_problem = graph_name_problem(self.graph)
+        if not graph_problem and self.graph.endswith(BOARD_SUFFIX):
+            # else `brain --graph X board fill` wrote X's work items into it, and the web
+            # app, which shows no board, never showed it
+            graph_problem = f"a name ending in {BOARD_SUFFIX} is the agent board of a graph"
         if graph_problem:
-            raise ConfigError(f"BRAIN_GRAPH {self.graph[:80]!r}: {graph_problem}")
+            raise ConfigError(f"BRAIN_GRAPH / --graph {self.graph[:80]!r}: {graph_problem}")
         if self.falkordb_url is not None:
             url_problem = falkordb_url_problem(self.falkordb_url)
             if url_problem:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from companybrain.config import BOARD_SUFFIX
 from companybrain.errors import ConfigError
 
 WORKER_KINDS = ("rules", "model")
@@ -37,7 +38,7 @@ class BoardOptions:
 
 def board_graph(graph: str) -> str:
     """The board of graph `brain` is the graph `brain_board`."""
-    return f"{graph}_board"
+    return f"{graph}{BOARD_SUFFIX}"
 
 
 def now_ms() -> int:

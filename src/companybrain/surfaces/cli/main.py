@@ -42,7 +42,10 @@ def cli(
     }
     if graph is not None:  # `--graph ""` is refused by name, never the default graph
         changes["graph"] = graph
-    ctx.obj = CliState(settings=settings.with_(**changes), debug=debug)
+    settings = settings.with_(**changes)
+    if graph is not None:
+        settings.validate()  # the graph's name, as BRAIN_GRAPH's is
+    ctx.obj = CliState(settings=settings, debug=debug)
 
 
 cli.add_command(db.status)
