@@ -102,3 +102,29 @@ def test_db_start_starts_the_server_with_the_configured_limits(tmp_path: Path) -
         store.close()
     finally:
         EmbeddedServer(tmp_path).stop()
+
+
+def test_a_reply_cut_at_the_servers_row_limit_is_an_error_not_an_answer(tmp_path: Path) -> None:
+    """FalkorDB returns at most RESULTSET_SIZE rows and says nothing: on a server whose
+    operator set it low, "Who owns the billing gateway?" answered Ines (an old directory
+    row, cited) instead of Kofi, `status` listed two labels, and a second ingest failed on
+    a unique constraint after reading part of what was stored."""
+    from companybrain.brain import Brain
+    from companybrain.ingest.pipeline import ingest
+    from tests.conftest import REPO_ROOT
+
+    settings = Settings(home=tmp_path, graph="cut")
+    try:
+        brain = Brain(settings=settings)
+        ingest(brain.store, REPO_ROOT / "demo" / "corpus", settings)
+        question, now = "Who owns the billing gateway?", "2026-10-20T12:00:00Z"
+        assert brain.ask(question, now=now).to_dict()["result"]["owner"]["id"] == "kofi"
+        brain.store.command("GRAPH.CONFIG", "SET", "RESULTSET_SIZE", "2")  # as an operator may
+        brain.close()
+        with pytest.raises(StoreError, match=r"returned 2 rows, the most .* RESULTSET_SIZE"):
+            Brain(settings=settings).ask(question, now=now)
+        store = Store(settings)  # a reply within the limit is read as before
+        assert store.read("MATCH (p:Person {id: 'kofi'}) RETURN p.id AS id") == [{"id": "kofi"}]
+        store.close()
+    finally:
+        EmbeddedServer(tmp_path).stop()

@@ -186,6 +186,19 @@ class Store:
             self._db = FalkorDB(unix_socket_path=self.embedded.socket_path, **options)
         self._clients[limit] = self._db
         self._graph = self._db.select_graph(self.graph_name)
+        self._max_rows = self._server_row_limit()
+
+    def _server_row_limit(self) -> int | None:
+        """The server's RESULTSET_SIZE (None: no limit, or not told): it returns no more
+        rows than that and says nothing, so a reply that long may have been cut short. An
+        external server's is its operator's; the embedded one may have been started with
+        another BRAIN_RESULTSET_SIZE than this command's."""
+        try:
+            reply = self._db.connection.execute_command("GRAPH.CONFIG", "GET", "RESULTSET_SIZE")
+            limit = int(reply[1])
+        except (redis.exceptions.ResponseError, TypeError, ValueError, IndexError):
+            return None  # not allowed to ask (an ACL), or no module: its queries will say
+        return limit if limit > 0 else None
 
     def _reconnect(self) -> None:
         """Drop pooled connections (they point at a server that went away) and start the
@@ -316,6 +329,14 @@ class Store:
             raise
         if not read_only:
             self.mark_changed()
+        if self._max_rows is not None and len(result.result_set) >= self._max_rows:
+            # the rest was cut off: answering from part of the evidence could name the
+            # wrong owner, and an ingest reading part of what is stored writes it twice
+            raise StoreError(
+                f"a query returned {len(result.result_set):,} rows, the most FalkorDB at "
+                f"{self.where} returns (its RESULTSET_SIZE), so the rest may have been cut "
+                "off; raise RESULTSET_SIZE (BRAIN_RESULTSET_SIZE for the embedded server)"
+            )
         header = [
             column[1] if isinstance(column, list | tuple) else column for column in result.header
         ]
