@@ -11,6 +11,7 @@ from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
+from tests.graph.test_no_label_scan import listing_queries, recording, scans
 from tests.ingest.corpus_builder import md, write_corpus
 from tests.ingest.test_pipeline import DIRECTORY
 
@@ -61,3 +62,30 @@ def test_a_replacing_record_changes_nothing_for_those_who_may_not_see_it(
     ingest(store, write_corpus(tmp_path / "c", files), settings)
     assert owner(store, settings, as_person="bo") == ("ana", ["CC-2"])  # in group sec
     assert owner(store, settings, as_person="ana") == ("bo", ["CC-1"])
+
+
+def test_which_records_replace_a_claim_s_record_is_read_from_an_index(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """The replacements are read in a query of their own, only for rows whose record is
+    marked replaced: it must start from the replaced record's index, not scan the Sources."""
+    files = {"dir.md": DIRECTORY, "cc1.md": ANNOUNCED, "cc2.md": cancelled()}
+    ingest(store, write_corpus(tmp_path / "c", files), settings)
+    with recording(store) as recorded:
+        assert owner(store, settings) == ("ana", ["CC-2"])
+    assert any("SUPERSEDES" in cypher for cypher in recorded)
+    assert scans(store, recorded, listing_queries(store)) == []
+
+
+def test_a_record_no_longer_replaced_counts_again(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """The mark on the replaced record goes with the record that replaced it."""
+    corpus = write_corpus(
+        tmp_path / "c", {"dir.md": DIRECTORY, "cc1.md": ANNOUNCED, "cc2.md": cancelled()}
+    )
+    ingest(store, corpus, settings)
+    assert owner(store, settings) == ("ana", ["CC-2"])
+    (corpus / "records" / "cc2.md").unlink()
+    ingest(store, corpus, settings, prune=True)
+    assert owner(store, settings) == ("bo", ["CC-1"])

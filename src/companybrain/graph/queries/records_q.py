@@ -313,6 +313,14 @@ def relink(store: Store) -> None:
         "MATCH (s:Source) WHERE size(coalesce(s.supersedes, [])) > 0 UNWIND s.supersedes AS old "
         "MATCH (o:Source {id: old}) WHERE o <> s MERGE (s)-[:SUPERSEDES]->(o)"
     )
+    # ... marked on the replaced record, so that owner_of asks which replace it only then
+    store.query(
+        "MATCH (o:Source) WHERE o.replaced = true AND NOT (o)<-[:SUPERSEDES]-(:Source) "
+        "SET o.replaced = NULL"
+    )
+    store.query(
+        "MATCH (:Source)-[:SUPERSEDES]->(o:Source) WHERE o.replaced IS NULL SET o.replaced = true"
+    )
     store.query(
         "MATCH (d:Decision) WHERE d.motivated_by IS NOT NULL UNWIND d.motivated_by AS why "
         "MATCH (t:Source {id: why}) MERGE (d)-[:MOTIVATED_BY]->(t)"
