@@ -143,12 +143,7 @@ def owner_evidence(
     `as_of_ms` and `now_ms` (None: every claim) leave out claims not yet in effect then and
     claims from records written after the clock, as the policy would: a day long past is
     not refused ROW_CAP for the claims made since."""
-    params = {
-        "service": service,
-        "limit": cap + 1,
-        **(scope or EVERYONE),
-        **_when(as_of_ms, now_ms),
-    }
+    params = _evidence_params(service, cap, scope, as_of_ms, now_ms)
     rows = store.read(_EVIDENCE + _EVIDENCE_ORDER, params)
     return _with_replacements(store, rows[:cap], params), len(rows) > cap
 
@@ -167,12 +162,7 @@ def owner_evidence_found_in_text(
     match after normalising case, spaces, quotes and dashes, or not at all) needs its
     record's text read (records_text) and checked by owner_of: a directory of hundreds of
     rows is not sent once per claim it makes."""
-    params = {
-        "service": service,
-        "limit": cap + 1,
-        **(scope or EVERYONE),
-        **_when(as_of_ms, now_ms),
-    }
+    params = _evidence_params(service, cap, scope, as_of_ms, now_ms)
     rows = store.read(
         _EVIDENCE
         + ", (src.text CONTAINS att.quote OR src.title CONTAINS att.quote) AS in_text "
@@ -180,6 +170,13 @@ def owner_evidence_found_in_text(
         params,
     )
     return _with_replacements(store, rows[:cap], params), len(rows) > cap
+
+
+def _evidence_params(
+    service: str, cap: int, scope: dict[str, Any] | None, as_of_ms: int | None, now_ms: int | None
+) -> dict[str, Any]:
+    # one row more than the cap, to know whether it was reached
+    return {"service": service, "limit": cap + 1, **(scope or EVERYONE), **_when(as_of_ms, now_ms)}
 
 
 def _with_replacements(store: Store, rows: list[Row], params: dict[str, Any]) -> list[Row]:
