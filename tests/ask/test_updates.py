@@ -353,3 +353,15 @@ def test_a_record_telling_ownership_moved_and_came_back_names_the_last_owner(
         assert answer.refusal is None, (rid, answer.refusal)
         assert answer.result is not None and answer.result["owner"]["id"] == owner, rid
         assert [c.record for c in answer.citations] == [cited], rid
+
+
+def test_two_records_typed_by_one_person_in_the_same_second_are_both_kept(
+    run_cli: Any,
+) -> None:
+    """Without --id, a typed record's id was made of the clock's second and the author:
+    a second record typed by the same person within that second was refused as a record
+    that exists already."""
+    assert run_cli("ingest", str(DEMO)).exit_code == 0
+    for text in ("Nadia Petrov knows the search index.", "Nadia Petrov wrote its runbook."):
+        added = run_cli("add", text, "--as", "nadia")
+        assert added.exit_code == 0, added.output
