@@ -105,17 +105,21 @@ class _WarmingUp:
         self.since = 0.0
 
     def __call__(self, waited: float) -> None:
-        if self.last is None or waited <= self.last:  # a new wait
+        # Two loops wait in turn (the server's start, then a query), each counting from
+        # its own start: the line counts from the first, until `done`, so it never goes
+        # back ("11 s so far", then "9 s so far").
+        if self.last is None:  # a new wait
             self.said_at, self.since = None, time.monotonic() - waited
         self.last = waited
-        if self.said_at is None or waited - self.said_at >= _STATUS_EVERY_S:
+        total = time.monotonic() - self.since
+        if self.said_at is None or total - self.said_at >= _STATUS_EVERY_S:
             print(
                 f"FalkorDB at {self.where} is warming up (loading its data): "
-                f"waiting, {waited:.0f} s so far",
+                f"waiting, {total:.0f} s so far",
                 file=sys.stderr,
                 flush=True,
             )
-            self.said_at = waited
+            self.said_at = total
 
     def done(self) -> None:
         if self.said_at is not None:
