@@ -154,6 +154,7 @@ class Store:
         self._timeout_ms: int | None = None  # set by `long_queries`
         self._long = False  # inside `long_queries`
         self._clients: dict[float | None, FalkorDB] = {}  # by how long a reply is waited for
+        self._max_rows: int | None = None  # the server's RESULTSET_SIZE, read by _open
         self._resilient(self._open, repeatable=True)
 
     @property
@@ -188,9 +189,10 @@ class Store:
         else:
             self.embedded.ensure_running()
             self._db = FalkorDB(unix_socket_path=self.embedded.socket_path, **options)
-        self._clients[limit] = self._db
         self._graph = self._db.select_graph(self.graph_name)
+        # (a server still loading refuses this too: the client is kept only once it answers)
         self._max_rows = self._server_row_limit()
+        self._clients[limit] = self._db
 
     def _server_row_limit(self) -> int | None:
         """The server's RESULTSET_SIZE (None: no limit, or not told): it returns no more
