@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
+from companybrain.board.refs import EntryRef, RefIndex
+from companybrain.board.rules_worker import relation_targets
 from companybrain.model.findings import Finding, FindingKind, Verdict
 from companybrain.policy.finding_checks import (
     check_confirmation,
@@ -23,6 +27,7 @@ We tried a shorter router prompt; it did not help. If the next model also fails,
 revert the line. We tried caching the catalog and it worked. This supersedes ADR-2.
 """
 PATHS = {"src/exporter.py", "src/router.py"}
+TARGETS = partial(relation_targets, RefIndex(EntryRef(i) for i in ("adr-1", "adr-2", "adr-3")))
 
 
 def finding(kind: FindingKind, quote: str, value: str, **kw: object) -> Finding:
@@ -213,7 +218,7 @@ def test_code_names_in_a_summary(summary: str, names: list[str]) -> None:
 
 def test_a_handoff_counts_only_when_a_different_agent_confirms_with_both_quotes() -> None:
     a, b = "This supersedes ADR-1.", "# 1. Use Kafka\n\nStatus: Superseded by ADR-2"
-    kwargs = {"from_id": "adr-2", "to_id": "adr-1", "relation": "supersedes"}
+    kwargs = {"from_id": "adr-2", "to_id": "adr-1", "relation": "supersedes", "targets": TARGETS}
     same = check_confirmation("rules-1", "rules-1", a, a, "Use Kafka", b, **kwargs)
     assert same.outcome == "not_counted"
     other = check_confirmation("rules-1", "model-1", a, a, "Use Kafka", b, **kwargs)
@@ -253,6 +258,39 @@ def test_a_confirmation_whose_quotes_do_not_state_the_relation_is_rejected(
     made ADR-3 the decision in force, citing that sentence."""
     outcome = check_confirmation(
         "rules-1", "model-1", quote_from, from_text, "Use Kafka", "# 1. Use Kafka",
-        from_id="adr-2", to_id="adr-1", relation="supersedes",
+        from_id="adr-2", to_id="adr-1", relation="supersedes", targets=TARGETS,
+    )  # fmt: skip
+    assert (outcome.outcome, outcome.reason) == ("rejected", reason)
+
+
+@pytest.mark.parametrize(
+    ("quote_from", "quote_to", "reason"),
+    [
+        (  # states a supersession, of another entry
+            "This supersedes ADR-3.",
+            "# 1. Use Kafka",
+            "neither quote of the confirmation says that adr-2 supersedes adr-1 "
+            "('This supersedes ADR-3.': it names adr-3)",
+        ),
+        (  # names the right entry, the wrong way round
+            "This is superseded by ADR-1.",
+            "# 1. Use Kafka",
+            "neither quote of the confirmation says that adr-2 supersedes adr-1 "
+            "('This is superseded by ADR-1.': it names no such entry)",
+        ),
+        (  # the other side says it is superseded, but by another entry
+            "# 2. Stop",
+            "Status: Superseded by ADR-3",
+            "neither quote of the confirmation says that adr-2 supersedes adr-1 "
+            "('Status: Superseded by ADR-3': it names adr-3)",
+        ),
+    ],
+)
+def test_a_confirmation_must_state_the_relation_of_the_two_entries_it_confirms(
+    quote_from: str, quote_to: str, reason: str
+) -> None:
+    outcome = check_confirmation(
+        "rules-1", "model-1", quote_from, f"{quote_from}\n", quote_to, f"{quote_to}\n",
+        from_id="adr-2", to_id="adr-1", relation="supersedes", targets=TARGETS,
     )  # fmt: skip
     assert (outcome.outcome, outcome.reason) == ("rejected", reason)

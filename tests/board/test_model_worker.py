@@ -4,6 +4,7 @@ kept, bad ones rejected with their reasons, and nothing unchecked reaches the br
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,16 @@ from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import board_q, findings_q
 from companybrain.model.findings import Verdict
-from tests.board.conftest import ADR_1, ADR_2, ADRS, FILES, make_repo, seed_decisions, seed_files
+from tests.board.conftest import (
+    ADR_1,
+    ADR_2,
+    ADRS,
+    FILES,
+    Adr,
+    make_repo,
+    seed_decisions,
+    seed_files,
+)
 from tests.support.model_server import ScriptedModelServer, tool_call
 
 OPTIONS = BoardOptions(claim_ttl_s=30, max_attempts=3, poll_s=0.01)
@@ -335,3 +345,119 @@ def test_a_model_confirming_a_relation_the_entry_denies_writes_nothing(
     answer = trace(store, ADR_2.id)
     assert answer.result["chain"] == [ADR_2.id, ADR_1.id]
     assert "This does not supersede ADR-2." not in [c.quote for c in answer.citations]
+
+
+def _judge_all(quote_from: str, quote_to: dict[str, str]) -> object:
+    """A lying judge: confirms any handoff, quoting `quote_from` and a real line of TO."""
+
+    def reply(request: dict[str, Any]) -> dict[str, Any]:
+        prompt = request["messages"][-1]["content"]
+        to = next(line for key, line in quote_to.items() if f"TO = {key!r}" in prompt)
+        return tool_call(
+            "judge_handoff",
+            {"verdict": "confirm", "quote_from": quote_from, "quote_to": to, "reason": "yes"},
+        )
+
+    return reply
+
+
+def test_a_relation_whose_quote_names_another_entry_never_reaches_the_brain(
+    store: Store,
+    board: Store,
+    settings: Settings,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+) -> None:
+    """A model read ADR-2 as superseding ADR-3, quoting "This supersedes ADR-1.", and a
+    second model confirmed it with the same sentence: `trace` then showed ADR-3 replaced by
+    ADR-2, citing a sentence about ADR-1. A relation's quote must say it of its target."""
+    seed_decisions(store, ADRS)
+    seed_files(store, FILES)
+    fill(store, board, OPTIONS)
+    said = "This supersedes ADR-1."
+    relations = [
+        {"relation": "supersedes", "target": "ADR-3", "quote": said},
+        {"relation": "superseded_by", "target": "ADR-1", "quote": said},
+        {"relation": "supersedes", "target": "ADR-1", "quote": said},
+    ]
+
+    def read(request: dict[str, Any]) -> dict[str, Any]:
+        mine = f"Entry {ADR_2.id!r}" in request["messages"][-1]["content"]
+        return tool_call(
+            "record_findings",
+            {"measurements": [], "experiments": [], "files": [], "concepts": [],
+             "relations": relations if mine else []},
+        )  # fmt: skip
+
+    model_server.play(read, read, read)
+    assert Worker(model_settings, OPTIONS, "model-1", "model").run() == 3
+
+    reasons = {
+        (f["relation"], f["value"]): (f["kept"], f["reason"])
+        for f in board_q.board_findings(board)
+        if f["kind"] == "relation"
+    }
+    assert reasons == {
+        ("supersedes", ADRS[2].id): (
+            False,
+            f"the quote does not say supersedes {ADRS[2].id}: it names {ADR_1.id}",
+        ),
+        ("superseded_by", ADR_1.id): (
+            False,
+            f"the quote does not say superseded by {ADR_1.id}: it names no such entry",
+        ),
+        ("supersedes", ADR_1.id): (True, None),
+    }
+    assert [h["to_entry"] for h in board_q.handoffs(board)] == [ADR_1.id]
+
+    model_server.play(_judge_all(said, {ADR_1.id: "# 1. Use Kafka for ledger events"}))
+    assert Worker(model_settings, OPTIONS, "model-2", "model").run() == 1
+
+    relations_kept = [
+        (f.relation, f.value) for f in findings_q.findings_of(store, ADR_2.id) if f.relation
+    ]
+    assert relations_kept == [("supersedes", ADR_1.id)]
+    assert trace(store, ADRS[2].id).result["chain"] == [ADRS[2].id]
+
+
+ADR_4 = Adr(
+    "docs/adr/0004-move-exporter.md",
+    "Move the exporter",
+    "2025-08-01",
+    "# 4. Move the exporter\n\nThis supersedes ADR-1. It does not supersede ADR-2.\n",
+)
+
+
+def test_a_confirmation_quoting_a_relation_to_another_entry_is_rejected(
+    store: Store,
+    board: Store,
+    settings: Settings,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+) -> None:
+    """The rules raise ADR-4 -> ADR-2 from "It does not supersede ADR-2."; a model confirmed
+    it quoting "This supersedes ADR-1." from ADR-4 and ADR-2's heading, and ADR-4 became
+    the decision in force over ADR-2."""
+    seed_decisions(store, [ADR_1, ADR_2, ADR_4])
+    seed_files(store, FILES)
+    fill(store, board, OPTIONS)
+    Worker(settings, OPTIONS, "rules-1").run()
+    assert len(board_q.handoffs(board, "open")) == 3
+    headings = {
+        ADR_1.id: "# 1. Use Kafka for ledger events",
+        ADR_2.id: "# 2. Stop publishing ledger events through Kafka",
+    }
+    model_server.play(*[_judge_all("This supersedes ADR-1.", headings)] * 3)
+
+    assert Worker(model_settings, OPTIONS, "model-1", "model").run() == 3
+
+    settled = {(h["from_entry"], h["to_entry"]): h for h in board_q.handoffs(board)}
+    assert settled[(ADR_2.id, ADR_1.id)]["status"] == "confirmed"
+    assert settled[(ADR_4.id, ADR_1.id)]["status"] == "confirmed"
+    lie = settled[(ADR_4.id, ADR_2.id)]
+    assert (lie["status"], lie["reason"]) == (
+        "rejected",
+        f"neither quote of the confirmation says that {ADR_4.id} supersedes {ADR_2.id} "
+        f"('This supersedes ADR-1.': it names {ADR_1.id})",
+    )
+    assert trace(store, ADR_2.id).result["chain"] == [ADR_2.id, ADR_1.id]

@@ -4,10 +4,13 @@ carries its reason. Only a confirmed relation moves into the brain."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from companybrain.board.options import now_ms
 from companybrain.board.reading import Entry, Judgement
+from companybrain.board.refs import EntryRef, RefIndex
+from companybrain.board.rules_worker import relation_targets
 from companybrain.errors import InputError
 from companybrain.graph.queries import board_q, findings_q
 from companybrain.model.findings import Finding, FindingKind
@@ -47,6 +50,7 @@ def settle(
     judgement: Judgement,
     source: Entry,
     target: Entry,
+    refs: RefIndex,
 ) -> Confirmation:
     """Record `agent`'s judgement on an open handoff. A confirmation is checked (a different
     agent, a verbatim quote from each side) before it counts; a counted one moves the
@@ -62,6 +66,7 @@ def settle(
             from_id=source.id,
             to_id=target.id,
             relation=handoff["relation"],
+            targets=partial(relation_targets, refs),
         )
     else:
         outcome = Confirmation("rejected", judgement.reason or "(no reason given)")
@@ -124,4 +129,12 @@ def judge_directly(
     if source is None or target is None:
         missing = handoff["from_entry"] if source is None else handoff["to_entry"]
         raise InputError(f"{missing} is not in the brain")
-    return settle(brain, board, handoff, agent, judgement, source, target)
+    return settle(brain, board, handoff, agent, judgement, source, target, ref_index(brain))
+
+
+def ref_index(brain: Store) -> RefIndex:
+    """Every entry of the brain, for resolving how one entry names another."""
+    return RefIndex(
+        EntryRef(r["id"], r["title"], r["path"], str(r["date"]) if r["date"] else None, r["label"])
+        for r in board_q.entry_index(brain)
+    )

@@ -12,6 +12,7 @@ from pathlib import PurePosixPath
 
 from companybrain.board.file_summary import combine_summaries, summarise_file
 from companybrain.board.reading import Context, Entry, Judgement, Reading
+from companybrain.board.refs import RefIndex
 from companybrain.model.findings import Finding, FindingKind
 from companybrain.policy.experiments import field_verdict, sentence_verdict
 from companybrain.policy.finding_checks import FILE_EXTENSIONS, NEGATED_RELATION, PASSIVE
@@ -219,6 +220,19 @@ def _relation_mentions(text: str, entry_id: str, ctx: Context) -> list[tuple[str
                 continue
             out.append((_verb(m.group(1)), resolved or raw))
     return out
+
+
+def relation_targets(refs: RefIndex, text: str, entry_id: str, relation: str) -> set[str]:
+    """The entries `text` (read in `entry_id`) says it `relation`s (a form such as
+    "supersedes" or "superseded_by"): the targets of its verb ("This supersedes ADR-1, not
+    ADR-3" names ADR-1 only); in a sentence worded too loosely for that, the one entry it
+    names, if only one."""
+    ctx = Context(refs=refs, known_paths=())
+    mentions = _relation_mentions(text, entry_id, ctx)
+    if mentions:
+        return {target for verb, target in mentions if verb == relation and target in refs}
+    named = {e for m in _ONE_TARGET.finditer(text) if (e := refs.resolve(m.group(0), entry_id))}
+    return named if len(named) == 1 else set()
 
 
 def _resolve_path(mention: str, entry_path: str | None, ctx: Context) -> str:

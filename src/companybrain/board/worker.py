@@ -9,13 +9,13 @@ import hashlib
 import signal
 import sys
 import time
+from functools import partial
 from typing import Any
 
-from companybrain.board.handoffs import handoff_row, move_confirmed, settle
+from companybrain.board.handoffs import handoff_row, move_confirmed, ref_index, settle
 from companybrain.board.options import BoardOptions, board_graph, now_ms
 from companybrain.board.reading import Context, Entry, Reader, Reading
-from companybrain.board.refs import EntryRef, RefIndex
-from companybrain.board.rules_worker import RulesReader
+from companybrain.board.rules_worker import RulesReader, relation_targets
 from companybrain.config import Settings
 from companybrain.errors import BrainError, ConfigError, ModelError
 from companybrain.graph.connection import Store
@@ -147,11 +147,9 @@ class Worker:
 
     def context(self) -> Context:
         if self._ctx is None:
-            refs = RefIndex(
-                EntryRef(r["id"], r["title"], r["path"], _date(r["date"]), r["label"])
-                for r in board_q.entry_index(self.brain)
+            self._ctx = Context(
+                refs=ref_index(self.brain), known_paths=board_q.known_paths(self.brain)
             )
-            self._ctx = Context(refs=refs, known_paths=board_q.known_paths(self.brain))
         return self._ctx
 
     def entry(
@@ -226,7 +224,13 @@ class Worker:
         handoffs: list[Row] = []
         kept: list[Finding] = []
         for f in reading.findings:
-            check = check_finding(f, entry.text, ctx.known_paths, ctx.refs.entries.keys())
+            check = check_finding(
+                f,
+                entry.text,
+                ctx.known_paths,
+                ctx.refs.entries.keys(),
+                partial(relation_targets, ctx.refs),
+            )
             rows.append(_row(f, check.kept, check.reason))
             if not check.kept:
                 continue
@@ -350,7 +354,9 @@ class Worker:
         source = self.entry(handoff["from_entry"], labels[handoff["from_entry"]])
         target = self.entry(handoff["to_entry"], labels[handoff["to_entry"]])
         judgement = self.reader.judge(handoff["relation"], source, target, handoff["quote"], ctx)
-        outcome = settle(self.brain, self.board, handoff, self.agent, judgement, source, target)
+        outcome = settle(
+            self.brain, self.board, handoff, self.agent, judgement, source, target, ctx.refs
+        )
         self._complete(item, [], [], summary=f"{outcome.outcome}: {outcome.reason}")
 
     # -- finishing -------------------------------------------------------------------------

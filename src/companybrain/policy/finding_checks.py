@@ -10,6 +10,9 @@ proposes reaches the brain without passing here.
 - an experiment's verdict is one its quote reports, read in the whole sentence it was cut
   from (policy/experiments.py: "if it did not help we would revert" reports none), and
   the words of its claim are the quote's;
+- a relation's quote says it of the entry it points at, in its direction (the caller reads
+  the quote as the rules worker does: "This supersedes ADR-1." supersedes ADR-1, never
+  ADR-3, and is superseded by nothing), and so does a quote confirming it;
 - every file name exists in git (the caller passes the set of known paths);
 - a summary that names a function or class keeps it only if each part of the qualified
   name (`TaskStore.add`) is an identifier in that file. Not the exact dotted string: no file
@@ -20,7 +23,7 @@ proposes reaches the brain without passing here.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -73,6 +76,12 @@ _CLAIM_FILLER_WORDS = (
 _CLAIM_FILLER = frozenset(_CLAIM_FILLER_WORDS.split())
 
 
+# The entries a text says its entry relates to: (text, entry id, relation form such as
+# "supersedes" or "superseded_by") -> entry ids.
+Targets = Callable[[str, str, str], Collection[str]]
+ACTIVE_TO_PASSIVE = {active: passive for passive, active in PASSIVE.items()}
+
+
 @dataclass(frozen=True)
 class Check:
     kept: bool
@@ -94,8 +103,11 @@ def check_finding(
     entry_text: str,
     known_paths: Collection[str],
     known_entries: Collection[str] | None = None,
+    targets: Targets | None = None,
 ) -> Check:
-    """Keep `finding` only if it rests on `entry_text` and says nothing beyond its quote."""
+    """Keep `finding` only if it rests on `entry_text` and says nothing beyond its quote.
+    `known_entries` and `targets` (what a quote says its entry relates to) check relations;
+    each is left unchecked when not given."""
     if not finding.quote.strip():
         return reject("no quote")
     if not quote_in(finding.quote, entry_text):
@@ -114,7 +126,7 @@ def check_finding(
         FindingKind.EXPERIMENT: lambda f: _check_experiment(f, entry_text),
         FindingKind.FILE: lambda f: _check_file(f, known_paths),
         FindingKind.CONCEPT: _check_concept,
-        FindingKind.RELATION: lambda f: _check_relation(f, known_entries),
+        FindingKind.RELATION: lambda f: _check_relation(f, known_entries, targets),
     }[finding.kind]
     return kind_check(finding)
 
@@ -208,7 +220,9 @@ def _check_concept(f: Finding) -> Check:
     return KEPT
 
 
-def _check_relation(f: Finding, known_entries: Collection[str] | None) -> Check:
+def _check_relation(
+    f: Finding, known_entries: Collection[str] | None, targets: Targets | None
+) -> Check:
     if f.relation not in RELATIONS and f.relation not in PASSIVE:
         return reject(f"unknown relation {f.relation!r}")
     if f.value == f.entry:
@@ -217,7 +231,15 @@ def _check_relation(f: Finding, known_entries: Collection[str] | None) -> Check:
         return reject(f"{f.value!r} is no entry in the brain")
     if not _RELATION_VERB[PASSIVE.get(f.relation, f.relation)].search(f.quote):
         return reject(f"the quote does not say {f.relation.replace('_', ' ')}")
+    if targets is not None and f.value not in (said := targets(f.quote, f.entry, f.relation)):
+        return reject(
+            f"the quote does not say {f.relation.replace('_', ' ')} {f.value}: {_saying(said)}"
+        )
     return KEPT
+
+
+def _saying(said: Collection[str]) -> str:
+    return "it names " + ", ".join(sorted(said)) if said else "it names no such entry"
 
 
 # -- summaries ---------------------------------------------------------------------------
@@ -298,9 +320,11 @@ def check_confirmation(
     from_id: str,
     to_id: str,
     relation: str,
+    targets: Targets,
 ) -> Confirmation:
     """A handoff counts only when a different agent confirms it with a quote from each side,
-    one of which states the relation (its verb) and neither denies it."""
+    one of which states the relation (its verb) and names the other side, and neither
+    denies it."""
     if agent == raised_by:
         return Confirmation(
             "not_counted", f"{agent} raised this handoff; only a different agent can confirm it"
@@ -325,6 +349,22 @@ def check_confirmation(
             return Confirmation(
                 "rejected", f"the confirmation's quote says it does not: {_short(quote)!r}"
             )
+    # "This supersedes ADR-1." states a supersession, but not of ADR-3.
+    active = PASSIVE.get(relation, relation)
+    sides = (
+        (quote_from, from_id, active, to_id),
+        (quote_to, to_id, ACTIVE_TO_PASSIVE[active], from_id),
+    )
+    if not any(q in stating and other in targets(q, here, form) for q, here, form, other in sides):
+        said = "; ".join(
+            f"{_short(q)!r}: {_saying(targets(q, here, form))}"
+            for q, here, form, _ in sides
+            if q in stating
+        )
+        return Confirmation(
+            "rejected",
+            f"neither quote of the confirmation says that {from_id} {relation} {to_id} ({said})",
+        )
     return Confirmation("confirmed", f"confirmed by {agent} with a quote from each side")
 
 
