@@ -4,10 +4,13 @@ question, and checks the model's explanation before showing it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from companybrain.ask.engine import ask
 from companybrain.config import Settings
+from companybrain.errors import ConfigError
 from companybrain.graph.connection import Store
 from tests.ask.conftest import NOW
 from tests.support.model_server import (
@@ -227,3 +230,29 @@ def test_why_the_model_was_not_used_is_logged(
         "the model's explanation was not shown, the template is: it calls Ines Halvorsen "
         "the owner, which an outranked claim does not allow"
     ]
+
+
+def test_the_model_router_without_a_model_leaves_the_question_to_the_rules(
+    demo: Store, demo_settings: Settings, run_cli: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`BRAIN_ROUTER=model` with no model set failed every question with "error: no model
+    is configured" (and `--agent` too, after saying it would show the routed answer), though
+    the rules read it offline, as they do when the endpoint fails."""
+    answer = ask(demo, demo_settings.with_(router="model"), "Who owns BGW?", now=NOW)
+    assert answer.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+    env = {"BRAIN_GRAPH": demo_settings.graph, "BRAIN_ROUTER": "model"}
+    for agent in ([], ["--agent"]):
+        result = run_cli("ask", *agent, "--now", NOW, "Who owns BGW?", env=env)
+        assert result.exit_code == 0, result.output
+        assert "owner: Kofi Mensah (kofi)" in result.stdout
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
+        "the model could not route the question, the rules read it: no model is configured "
+        "(set BRAIN_MODEL and BRAIN_MODEL_BASE_URL)"
+    ] * 3
+    # An evaluation of the model router says there is none, instead of scoring the rules.
+    evaluated = run_cli("eval", "questions", "--router", "model", env=env)
+    assert isinstance(evaluated.exception, ConfigError)
+    assert str(evaluated.exception) == (
+        "the model router cannot be evaluated: no model is configured "
+        "(set BRAIN_MODEL and BRAIN_MODEL_BASE_URL)"
+    )

@@ -28,6 +28,7 @@ from companybrain.model.answer import Refusal, RefusalCode
 from companybrain.policy.text import NameSet, fold_name, names_in, near_names, straight_quotes
 
 log = logging.getLogger(__name__)
+NO_MODEL = "no model is configured (set BRAIN_MODEL and BRAIN_MODEL_BASE_URL)"
 
 TOOLS = ("owner_of", "who_knows", "trace_decision", "person_or_team", "search_records")
 SUBJECT_TYPES: dict[str, tuple[str, ...]] = {
@@ -777,5 +778,8 @@ def check_model_choice(
 
 def get_router(settings: Settings) -> Router:
     if settings.router == "model":
-        return ModelRouter(settings)
+        if settings.model_configured:
+            return ModelRouter(settings)
+        # as when the endpoint fails: the rules, which work offline, read the question
+        log.warning("the model could not route the question, the rules read it: %s", NO_MODEL)
     return RulesRouter()

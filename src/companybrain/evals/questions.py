@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from companybrain.ask.engine import ask, parse_now, viewer_for
-from companybrain.ask.router import Router
+from companybrain.ask.router import NO_MODEL, Router
 from companybrain.config import Settings
-from companybrain.errors import InputError
+from companybrain.errors import ConfigError, InputError
 from companybrain.evals.jsonl import json_objects
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import ask_q
@@ -151,6 +151,12 @@ def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
+def _check_router(settings: Settings, router: Router | None) -> None:
+    if router is None and settings.router == "model" and not settings.model_configured:
+        # `ask` would read every question by the rules, and the report call it the model's
+        raise ConfigError(f"the model router cannot be evaluated: {NO_MODEL}")
+
+
 def run(
     store: Store,
     settings: Settings,
@@ -160,6 +166,7 @@ def run(
     router: Router | None = None,
     progress: Progress | None = None,
 ) -> QuestionsReport:
+    _check_router(settings, router)
     report = QuestionsReport(source=source, router=router.name if router else settings.router)
     for person in dict.fromkeys(item.get("as") for item in questions if item.get("as")):
         asked_by = next(str(item["id"]) for item in questions if item.get("as") == person)
@@ -199,6 +206,7 @@ def run_on_corpus(
     """Load `corpus` into a scratch graph beside the configured one, ask every question,
     and delete the scratch graph again."""
     questions = load_questions(questions_path)
+    _check_router(settings, router)
     scratch = Store(settings, f"{settings.graph}_questions_{uuid.uuid4().hex[:8]}")
     try:
         ingest(scratch, corpus, settings)
