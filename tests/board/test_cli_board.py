@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from companybrain.graph.connection import Store
+from companybrain.graph.queries import board_q
 from tests.board.conftest import ADR_1, ADR_2, ADRS, remove_entry
 
 
@@ -65,9 +66,13 @@ def test_status_shows_failed_items_with_their_errors_and_open_handoffs(
 
 
 def test_the_model_worker_needs_a_model(seeded: Store, board: Store, run_cli: Any) -> None:
-    result = run_cli("board", "run", "--worker", "model", "--no-fill")
-    assert result.exit_code != 0
-    assert "the model worker needs a model" in str(result.exception)
+    """Without a model, `board run --worker model` filled the board with every item, then
+    refused: it now refuses before it writes anything."""
+    for fill in ("--no-fill", "--fill"):
+        result = run_cli("board", "run", "--worker", "model", fill)
+        assert result.exit_code != 0
+        assert "the model worker needs a model" in str(result.exception)
+    assert board_q.items(board) == []
 
 
 def test_bad_options_are_refused_before_the_board_is_filled(

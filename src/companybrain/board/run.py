@@ -48,14 +48,9 @@ def start_workers(
     return processes
 
 
-def run_board(
-    settings: Settings,
-    options: BoardOptions,
-    workers: int,
-    kind: str = "rules",
-    *,
-    show_progress: bool = True,
-) -> RunReport:
+def check_workers(settings: Settings, workers: int, kind: str) -> None:
+    """What `run_board` needs before it starts anything: checked before the board is filled
+    too, so that a run that cannot start writes nothing."""
     if workers < 1:
         raise ConfigError("--workers must be at least 1")
     if kind not in WORKER_KINDS:
@@ -65,6 +60,17 @@ def run_board(
             "the model worker needs a model: set BRAIN_MODEL and BRAIN_MODEL_BASE_URL "
             "(or OPENAI_BASE_URL)"
         )
+
+
+def run_board(
+    settings: Settings,
+    options: BoardOptions,
+    workers: int,
+    kind: str = "rules",
+    *,
+    show_progress: bool = True,
+) -> RunReport:
+    check_workers(settings, workers, kind)
     options.validate()
     board = Store(settings, board_graph(settings.graph))
     board.ensure_schema()  # once, before N processes would race to create it

@@ -16,7 +16,7 @@ from rich.text import Text
 from companybrain.board import status as board_status
 from companybrain.board.fill import FILE_MODES, FillReport, fill
 from companybrain.board.options import WORKER_KINDS, BoardOptions, board_graph
-from companybrain.board.run import run_board
+from companybrain.board.run import check_workers, run_board
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import board_q
 from companybrain.surfaces.cli.context import CliState, pass_state
@@ -134,6 +134,7 @@ def run_cmd(
     options = BoardOptions(
         claim_ttl_s=claim_ttl, max_attempts=max_attempts, max_chars=max_chars
     ).validate()
+    check_workers(state.settings, workers, kind)
     if fill:
         _print_fill(_fill(state, options, repo, files))
     report = run_board(state.settings, options, workers, kind)
