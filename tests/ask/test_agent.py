@@ -585,3 +585,13 @@ def test_a_vague_date_is_refused_before_the_model_picks_a_day_for_it(
     assert out.routed is not None and out.routed.refusal is not None
     assert out.routed.refusal.code == RefusalCode.VAGUE_DATE
     assert out.note is None and model_server.requests == []
+
+
+def test_a_refusal_is_withheld_saying_that_the_model_refused(
+    ctx: ToolContext, model_server: ScriptedModelServer
+) -> None:
+    """A reply holding only a `refusal` was withheld as "the model's answer was empty"."""
+    model_server.play({"role": "assistant", "content": None, "refusal": "I can't help with that."})
+    out = run_agent("Why?", ctx, TOOLS)
+    assert out.status == "withheld"
+    assert out.reason == 'the model refused: "I can\'t help with that."'

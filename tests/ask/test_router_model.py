@@ -256,3 +256,21 @@ def test_the_model_router_without_a_model_leaves_the_question_to_the_rules(
         "the model router cannot be evaluated: no model is configured "
         "(set BRAIN_MODEL and BRAIN_MODEL_BASE_URL)"
     )
+
+
+def test_an_explanation_the_model_refused_to_write_is_logged_as_refused(
+    demo: Store,
+    routed: Settings,
+    model_server: ScriptedModelServer,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """It was logged as "the template is: it is empty"."""
+    model_server.play(
+        tool_call("owner_of", {"subject": "billing-gateway"}),
+        {"role": "assistant", "content": None, "refusal": "I won't."},
+    )
+    answer = ask(demo, routed, "Who owns the billing gateway?", now=NOW)
+    assert answer.explanation_by == "template"
+    assert [r.getMessage() for r in caplog.records] == [
+        "the model's explanation was not shown, the template is: the model refused: \"I won't.\""
+    ]

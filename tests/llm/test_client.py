@@ -124,3 +124,18 @@ def test_an_endpoint_nobody_listens_on_names_the_url(model_settings) -> None:  #
     client._client = client._client.with_options(max_retries=0)
     with pytest.raises(ModelError, match=f"could not reach BRAIN_MODEL_BASE_URL='{url}'"):
         client.chat([{"role": "user", "content": "hi"}])
+
+
+def test_a_refusal_is_reported_with_its_words(
+    model_settings, model_server: ScriptedModelServer
+) -> None:  # type: ignore[no-untyped-def]
+    """A reply holding only a `refusal` was "did not call record_facts (finish reason:
+    stop)", with no word of what the model said."""
+    model_server.play({"role": "assistant", "content": None, "refusal": "I can't help. " * 40})
+    with pytest.raises(ModelError) as refused:
+        ModelClient(model_settings).call_tool([{"role": "user", "content": "hi"}], TOOL)
+    assert str(refused.value) == (
+        "the model refused: "
+        + repr("I can't help. " * 39 + "I can't help.")[:200]
+        + "... (559 characters) (it did not call record_facts)"
+    )

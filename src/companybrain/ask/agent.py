@@ -18,7 +18,7 @@ from companybrain.ask.registry import ReadOnlyStore, ToolContext, ToolSpec, read
 from companybrain.config import Settings
 from companybrain.errors import BrainError, InputError, ModelError
 from companybrain.graph.connection import Store
-from companybrain.llm.client import ModelClient, ToolCall
+from companybrain.llm.client import ModelClient, ToolCall, refused
 from companybrain.model.answer import Answer, Citation, Outranked
 from companybrain.policy.answer_checks import (
     CheckReport,
@@ -158,6 +158,8 @@ def run_agent(
             reason = f"the model failed at step {turn}: {exc}"
             return _withheld(question, answers, steps, now, reason, None)
         if not reply.tool_calls:
+            if not (reply.content or "").strip() and (refusal := refused(reply)):
+                return _withheld(question, answers, steps, now, refusal, None)
             known = _known(ctx) if answers else []
             return _finish(question, (reply.content or "").strip(), answers, steps, now, known)
         messages.append(reply.as_message())

@@ -13,7 +13,7 @@ from typing import Any
 
 from companybrain.ask.catalog import PERSON, Catalog
 from companybrain.errors import ModelError
-from companybrain.llm.client import ModelClient
+from companybrain.llm.client import ModelClient, refused
 from companybrain.model.answer import Answer
 from companybrain.policy.explanation import ExplanationFacts, Named, check_explanation
 from companybrain.policy.text import names_in
@@ -260,7 +260,7 @@ def model_explanation(
     except ModelError as exc:
         return template(answer, catalog), f"the model failed: {exc}"
     text = (reply.content or "").strip()
-    reason = check_explanation(text, facts_for(answer, catalog))
+    reason = (not text and refused(reply)) or check_explanation(text, facts_for(answer, catalog))
     if reason:
         return template(answer, catalog), reason
     return text, None

@@ -12,6 +12,7 @@ import openai
 
 from companybrain.config import Settings
 from companybrain.errors import ConfigError, ModelError
+from companybrain.policy.text import clipped
 
 # Tries after the first: the SDK retries connection errors, timeouts, 429 and 5xx with
 # exponential backoff (and a server's Retry-After).
@@ -31,6 +32,7 @@ class Reply:
     content: str | None
     tool_calls: list[ToolCall] = field(default_factory=list)
     finish_reason: str | None = None
+    refusal: str | None = None  # what the model said instead, when it declined to answer
 
     def as_message(self) -> dict[str, Any]:
         """The assistant turn to append to the conversation for the next call."""
@@ -121,6 +123,8 @@ class ModelClient:
         for call in reply.tool_calls:
             if call.name == name:
                 return call
+        if reason := refused(reply):
+            raise ModelError(f"{reason} (it did not call {name})")
         raise ModelError(f"the model did not call {name} (finish reason: {reply.finish_reason})")
 
 
@@ -146,11 +150,18 @@ def _read_reply(response: Any) -> Reply:
     if not isinstance(tool_calls, list):
         raise ModelError("the model's reply has tool_calls that are not a list")
     finish = getattr(choice, "finish_reason", None)
+    refusal = getattr(message, "refusal", None)
     return Reply(
         content=content,
         tool_calls=[_parse_call(c) for c in tool_calls],
         finish_reason=finish if isinstance(finish, str) else None,
+        refusal=refusal.strip() or None if isinstance(refusal, str) else None,
     )
+
+
+def refused(reply: Reply) -> str | None:
+    """Why a reply holds no answer, when the model refused: its words, shortened."""
+    return f"the model refused: {clipped(reply.refusal, 200)}" if reply.refusal else None
 
 
 def _parse_call(call: Any) -> ToolCall:
