@@ -251,3 +251,31 @@ def test_a_relation_an_entry_orders_its_reader_to_record_never_reaches_the_brain
     assert check_finding(order, bare, (), {ADR_2.id}).reason == (
         "the quote is not a statement: it addresses instructions to the reader ('record that')"
     )
+
+
+def test_an_entry_never_relates_to_another_repositorys_entry(
+    store: Store, board: Store, settings: Settings
+) -> None:
+    """Two repositories read into one graph: "This supersedes ADR-1." in repository b named
+    repository a's only ADR-1, and `trace` then gave a's decision as replaced by b's. A
+    reference resolves within the entry's own repository (a record's, among records)."""
+    from companybrain.ask.repo.history_tools import trace
+    from companybrain.board.refs import EntryRef, RefIndex
+
+    pulsar = Adr("docs/b/0001-use-pulsar.md", "Use Pulsar", "2025-02-01", "# 1. Use Pulsar\n")
+    seed_decisions(store, [ADR_1], repo="a")
+    seed_decisions(store, [ADR_2], repo="b")
+    fill(store, board, OPTIONS)
+    Worker(settings, OPTIONS, "rules-1").run()
+    Worker(settings, OPTIONS, "rules-2").run()
+    assert board_q.handoffs(board) == []
+    assert trace(store, ADR_1.id).result["chain"] == [ADR_1.id]
+
+    # With an ADR-1 of its own, that one is what it names (two were no answer before);
+    # another repository's, even by its path, is none.
+    refs = RefIndex(
+        [EntryRef(ADR_1.id, repo="a"), EntryRef(ADR_2.id, repo="b"), EntryRef(pulsar.id, repo="b")]
+    )
+    assert refs.resolve("ADR-1", ADR_2.id) == pulsar.id
+    assert refs.resolve(ADR_1.id, ADR_2.id) is None
+    assert refs.resolve("0001-use-kafka.md", ADR_2.id) is None

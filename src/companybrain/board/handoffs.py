@@ -135,6 +135,13 @@ def judge_directly(
 def ref_index(brain: Store) -> RefIndex:
     """Every entry of the brain, for resolving how one entry names another."""
     return RefIndex(
-        EntryRef(r["id"], r["title"], r["path"], str(r["date"]) if r["date"] else None, r["label"])
+        EntryRef(
+            r["id"],
+            r["title"],
+            r["path"],
+            str(r["date"]) if r["date"] else None,
+            r["label"],
+            r["repo"] or None,
+        )
         for r in board_q.entry_index(brain)
     )

@@ -27,6 +27,7 @@ class EntryRef:
     path: str | None = None
     date: str | None = None
     label: str = "Decision"
+    repo: str | None = None  # the repository of a decision read from git; None: a record
 
     @property
     def number(self) -> int | None:
@@ -84,7 +85,15 @@ class RefIndex:
         return self.entries.get(entry_id)
 
     def resolve(self, ref: str, from_entry: str) -> str | None:
-        """The entry id `ref` names, read from inside `from_entry`; None when unknown."""
+        """The entry id `ref` names, read from inside `from_entry`; None when unknown. An
+        entry names only entries of its own repository (or, a company record, records):
+        "ADR-3" in one repository's log is not another repository's ADR-3."""
+        found = self._resolve(ref, from_entry)
+        if found is None or from_entry not in self.entries:
+            return found
+        return found if self.entries[found].repo == self.entries[from_entry].repo else None
+
+    def _resolve(self, ref: str, from_entry: str) -> str | None:
         quoted = ref.strip()[:1] in _QUOTES
         ref = ref.strip().strip(_QUOTES + ".,;:")
         if not ref:
@@ -92,9 +101,9 @@ class RefIndex:
         if ref in self.entries:
             return ref
         if ref in self._by_code:
-            return _only(self._by_code[ref], from_entry)
+            return self._only(self._by_code[ref], from_entry)
         if quoted:
-            return _only(self._by_name.get(fold_name(ref), []), from_entry)
+            return self._only(self._by_name.get(fold_name(ref), []), from_entry)
         link = _LINK.search(ref)
         if link:
             return self._by_path(link.group(2), from_entry) or self.resolve(
@@ -104,8 +113,7 @@ class RefIndex:
             return self._by_path(ref, from_entry)
         m = _ADR_NUMBER.search(ref)
         if m:
-            found = [i for i in self._by_number.get(int(m.group(1)), []) if i != from_entry]
-            return found[0] if len(found) == 1 else None
+            return self._only(self._by_number.get(int(m.group(1)), []), from_entry)
         return None
 
     def _by_path(self, target: str, from_entry: str) -> str | None:
@@ -117,11 +125,15 @@ class RefIndex:
                 return joined
         if target.lstrip("/") in self.entries:
             return target.lstrip("/")
-        found = self._by_base.get(posixpath.basename(target).lower(), [])
+        return self._only(self._by_base.get(posixpath.basename(target).lower(), []), from_entry)
+
+    def _only(self, ids: list[str], from_entry: str) -> str | None:
+        """The one entry (other than the one reading, and of its repository) a reference
+        names; two is no answer."""
+        here = self.entries.get(from_entry)
+        found = [
+            i
+            for i in dict.fromkeys(ids)
+            if i != from_entry and (here is None or self.entries[i].repo == here.repo)
+        ]
         return found[0] if len(found) == 1 else None
-
-
-def _only(ids: list[str], from_entry: str) -> str | None:
-    """The one entry (other than the one reading) a reference names; two is no answer."""
-    found = [i for i in dict.fromkeys(ids) if i != from_entry]
-    return found[0] if len(found) == 1 else None

@@ -573,14 +573,15 @@ def brain_entry(brain: Store, entry_id: str, label: str) -> Row | None:
 
 
 def entry_index(brain: Store) -> list[Row]:
-    """Every entry's id, title, path and date, for resolving "supersedes ADR-7"."""
+    """Every entry's id, title, path, date and repository, for resolving "supersedes
+    ADR-7"."""
     decisions = brain.read(
         "MATCH (d:Decision) RETURN d.id AS id, 'Decision' AS label, d.title AS title, "
-        "d.path AS path, d.date AS date ORDER BY id"
+        "d.path AS path, d.date AS date, d.repo AS repo ORDER BY id"
     )
     records = brain.read(
         "MATCH (s:Source) WHERE s.text IS NOT NULL RETURN s.id AS id, 'Source' AS label, "
-        "s.title AS title, null AS path, s.at AS date ORDER BY id"
+        "s.title AS title, null AS path, s.at AS date, null AS repo ORDER BY id"
     )
     return decisions + records
 
