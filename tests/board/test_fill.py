@@ -3,6 +3,7 @@ entries, summaries of the files they rest on, and folders that wait for their fi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from companybrain.board.fill import fill
@@ -120,3 +121,40 @@ def test_a_brain_that_lost_its_readings_is_read_again(
     kept = {(f.kind.value, f.value) for f in findings_q.findings_of(store, ADR_2.id)}
     assert ("measurement", "16/20") in kept
     assert ("relation", ADR_1.id) in kept  # confirmed through a handoff before the reset
+
+
+def test_a_relation_whose_sentence_was_edited_away_leaves_the_brain(
+    store: Store, board: Store, settings: Settings
+) -> None:
+    """ADR-2 lost its sentence "This supersedes ADR-1."; the board read it again, but put
+    back the relation confirmed from the old text, and `trace` went on answering that ADR-2
+    replaced ADR-1, citing the deleted sentence. A changed entry's handoffs are judged
+    again, from the texts as they are now."""
+    from companybrain.ask.repo.history_tools import trace
+
+    def run() -> None:
+        fill(store, board, OPTIONS)
+        Worker(settings, OPTIONS, "rules-1").run()
+        Worker(settings, OPTIONS, "rules-2").run()
+
+    def cited() -> list[tuple[str, str]]:
+        return [(c.record, c.quote) for c in trace(store, ADR_1.id).citations]
+
+    seed_decisions(store, ADRS)
+    seed_files(store, SEEDED_FILES)
+    run()
+    assert (ADR_2.id, "This supersedes ADR-1.") in cited()
+
+    # ADR-1 still says it is superseded by ADR-2: that stays, quoted as it stands now.
+    edited = ADR_2.text.replace("This supersedes ADR-1. ", "")
+    seed_decisions(store, [replace(ADR_2, text=edited)])
+    run()
+    assert trace(store, ADR_1.id).result["chain"] == [ADR_2.id, ADR_1.id]
+    texts = {ADR_1.id: ADR_1.text, ADR_2.id: edited}
+    assert all(" ".join(q.split()) in " ".join(texts[r].split()) for r, q in cited())
+
+    # Once neither says so, there is no supersession.
+    seed_decisions(store, [replace(ADR_1, text=ADR_1.text.replace("Superseded by", "Follows"))])
+    run()
+    assert trace(store, ADR_1.id).result["chain"] == [ADR_1.id]
+    assert [f for f in findings_q.findings_of(store, ADR_2.id) if f.relation] == []

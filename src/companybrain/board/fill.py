@@ -19,6 +19,7 @@ from companybrain.board.worker import text_hash
 from companybrain.errors import BusyError, InputError
 from companybrain.graph.queries import board_q, repo_write
 from companybrain.ingest.lock import LOCK_TTL_S, IngestLock
+from companybrain.policy.text import quote_in
 from companybrain.repo import gitcmd
 
 if TYPE_CHECKING:
@@ -94,15 +95,19 @@ def _fill(
     replace: list[str] = []
     current: set[str] = set()
 
-    for e in board_q.brain_entries(brain):
-        kind = "entry" if e["label"] == "Decision" else "record"
-        item_id = f"{kind}:{e['id']}"
+    entries = board_q.brain_entries(brain)
+    for e in entries:
+        e["kind"] = "entry" if e["label"] == "Decision" else "record"
+        e["item"], e["hash"] = f"{e['kind']}:{e['id']}", text_hash(e["text"])
+    again = _judge_again(board, entries)
+
+    for e in entries:
+        kind, item_id, digest = e["kind"], e["item"], e["hash"]
         current.add(item_id)
-        digest = text_hash(e["text"])
         # done on the board but not in the brain (its graph was reset or re-ingested): the
         # reading is lost, so read it again
         lost = item_id in done and e.get("read_hash") != digest
-        if existing.get(item_id) == digest and not lost:
+        if existing.get(item_id) == digest and not lost and e["id"] not in again:
             report.unchanged += 1
             continue
         if item_id in existing:
@@ -170,6 +175,22 @@ def _fill(
         files_now = sorted(i.removeprefix("file:") for i in current if i.startswith("file:"))
         report.created += _folders(board, files_now, order)
     return report
+
+
+def _judge_again(board: Store, entries: list[Row]) -> set[str]:
+    """Confirmed handoffs whose quotes are no longer in their entries (a sentence edited
+    away, an entry gone): their relations would stay in the brain, citing what no record
+    says any more. They go from the board; the entries on both sides are returned, to be
+    read again, so that what the texts say now is raised and judged anew."""
+    texts = {e["id"]: e["text"] for e in entries}
+    stale = [
+        h
+        for h in board_q.handoffs(board, "confirmed")
+        if not quote_in(h["quote_from"] or "", texts.get(h["from_entry"], ""))
+        or not quote_in(h["quote_to"] or "", texts.get(h["to_entry"], ""))
+    ]
+    board_q.drop_handoffs(board, [h["id"] for h in stale])
+    return {e for h in stale for e in (h["from_entry"], h["to_entry"])}
 
 
 def _with_sections(

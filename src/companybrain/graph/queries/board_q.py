@@ -76,6 +76,17 @@ def delete_items(board: Store, ids: list[str]) -> None:
     )
 
 
+def drop_handoffs(board: Store, ids: list[str]) -> None:
+    """Delete handoffs and their items, so that they can be raised and judged anew."""
+    if ids:
+        board.query(
+            "MATCH (h:Handoff) WHERE h.id IN $ids "
+            "OPTIONAL MATCH (i:Item {kind: 'handoff'}) WHERE i.entry = h.id "
+            "DETACH DELETE h, i",
+            {"ids": ids},
+        )
+
+
 def create_items(board: Store, rows: list[Row]) -> int:
     """Create work items (pending, no attempts yet). Each row: id, kind, entry, label,
     title, order, waiting, hash, parent, start, end, text, path, parts."""
