@@ -274,3 +274,23 @@ def test_an_explanation_the_model_refused_to_write_is_logged_as_refused(
     assert [r.getMessage() for r in caplog.records] == [
         "the model's explanation was not shown, the template is: the model refused: \"I won't.\""
     ]
+
+
+def test_a_routing_the_model_refused_is_left_to_the_rules(
+    demo: Store,
+    routed: Settings,
+    model_server: ScriptedModelServer,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A refusal (no tool call, only a `refusal` field) was read as the model finding no
+    question type: "Who owns the billing gateway?" was refused OUT_OF_SCOPE."""
+    model_server.play(
+        {"role": "assistant", "content": None, "refusal": "I can't help with that."},
+        text("Kofi Mensah owns the Billing Gateway per CC-1047."),
+    )
+    answer = ask(demo, routed, "Who owns the billing gateway?", now=NOW)
+    assert answer.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+    assert next(r.getMessage() for r in caplog.records) == (
+        "the model could not route the question, the rules read it: the model refused: "
+        '"I can\'t help with that."'
+    )

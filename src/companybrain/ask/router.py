@@ -23,7 +23,7 @@ from companybrain.ask.catalog import (
 )
 from companybrain.config import Settings
 from companybrain.errors import ModelError
-from companybrain.llm.client import ModelClient, function_tool
+from companybrain.llm.client import ModelClient, function_tool, refused
 from companybrain.model.answer import Refusal, RefusalCode
 from companybrain.policy.text import NameSet, fold_name, names_in, near_names, straight_quotes
 
@@ -704,6 +704,9 @@ class ModelRouter:
             reply = self.client.chat(messages, tools, tool_choice="auto")
         except ModelError as exc:  # the endpoint failed: the question is read by the rules
             log.warning("the model could not route the question, the rules read it: %s", exc)
+            return rules
+        if not reply.tool_calls and (declined := refused(reply)):  # not its view of the types
+            log.warning("the model could not route the question, the rules read it: %s", declined)
             return rules
         if not reply.tool_calls:
             return Route(
