@@ -294,3 +294,29 @@ def test_a_confirmation_must_state_the_relation_of_the_two_entries_it_confirms(
         from_id="adr-2", to_id="adr-1", relation="supersedes", targets=TARGETS,
     )  # fmt: skip
     assert (outcome.outcome, outcome.reason) == ("rejected", reason)
+
+
+def test_a_file_named_by_a_name_two_files_share_is_not_either_of_them() -> None:
+    """A model read "The loader reads `config.py` first." as being about src/b/config.py,
+    though src/a/config.py is called so too, and `why src/b/config.py` cited it."""
+    paths = {"src/a/config.py", "src/b/config.py", "README.md", "docs/README.md"}
+
+    def file_check(quote: str, path: str) -> tuple[bool, str | None]:
+        entry = f"# Loading\n\n{quote}\n"
+        result = check_finding(Finding("adr-1", FindingKind.FILE, quote, path), entry, paths)
+        return result.kept, result.reason
+
+    assert file_check("The loader reads `config.py` first.", "src/b/config.py") == (
+        False,
+        "the quote names config.py, which is not only src/b/config.py in git: "
+        "src/a/config.py, src/b/config.py",
+    )
+    assert file_check("The loader reads b/config.py first.", "src/b/config.py") == (True, None)
+    assert file_check("It reads `src/b/config.py`.", "src/b/config.py") == (True, None)
+    assert file_check("See README.md.", "README.md") == (True, None)  # the file of that name
+    assert not file_check("See README.md.", "docs/README.md")[0]
+    assert file_check("See ./docs/README.md.", "docs/README.md") == (True, None)
+    assert file_check("See the config.pyc cache.", "src/b/config.py") == (
+        False,
+        "the quote does not name config.py",
+    )

@@ -205,10 +205,30 @@ def _check_file(f: Finding, known_paths: Collection[str]) -> Check:
     path = f.value.strip().removeprefix("./")
     if path not in known_paths:
         return reject(f"no file {f.value!r} in git")
-    name = PurePosixPath(path).name
-    if normalise(name) not in normalise(f.quote):
-        return reject(f"the quote does not name {name}")
+    parts = PurePosixPath(path).parts
+    named = _named_end(parts, normalise(f.quote).replace("./", " "))
+    if named is None:
+        return reject(f"the quote does not name {parts[-1]}")
+    if named == path:
+        return KEPT
+    end = normalise(named)
+    also = sorted(p for p in known_paths if normalise(p) == end or normalise(p).endswith("/" + end))
+    if also != [path]:
+        return reject(
+            f"the quote names {named}, which is not only {path} in git: {', '.join(also[:5])}"
+        )
     return KEPT
+
+
+def _named_end(parts: tuple[str, ...], quote: str) -> str | None:
+    """The longest end of a path ("src/b/config.py", "b/config.py", "config.py") that
+    `quote` names as a whole. It must name that file: "config.py" is src/b/config.py only
+    when no other file is called so."""
+    for n in range(len(parts)):
+        tail = "/".join(parts[n:])
+        if re.search(r"(?<![\w/-])" + re.escape(normalise(tail)) + r"(?![\w/-])", quote):
+            return tail
+    return None
 
 
 def _check_concept(f: Finding) -> Check:
