@@ -163,7 +163,8 @@ def test_reading_a_changed_entry_again_replaces_its_findings_but_keeps_confirmed
 
     edited = ADR_2.text.replace("2.6x higher", "3.1x higher")
     seed_decisions(seeded, [Adr(ADR_2.id, ADR_2.title, ADR_2.date, edited)])
-    assert fill(seeded, board, OPTIONS).entries == 1
+    # ADR-3 too: ADR-2 changed, so the rejection of ADR-3 -> ADR-2 is judged again
+    assert fill(seeded, board, OPTIONS).entries == 2
     Worker(settings, OPTIONS, "rules-1").run()
 
     after = {(f.kind.value, f.value) for f in findings_q.findings_of(seeded, ADR_2.id)}

@@ -158,3 +158,23 @@ def test_a_relation_whose_sentence_was_edited_away_leaves_the_brain(
     run()
     assert trace(store, ADR_1.id).result["chain"] == [ADR_1.id]
     assert [f for f in findings_q.findings_of(store, ADR_2.id) if f.relation] == []
+
+
+def test_a_rejected_relation_the_entry_now_states_is_judged_again(
+    store: Store, board: Store, settings: Settings
+) -> None:
+    """ADR-3 said "This does not supersede ADR-2." (rejected), then was edited to "This
+    supersedes ADR-2.": read again, it raised the same handoff, which stayed rejected, and
+    the supersession was never recorded."""
+    from companybrain.ask.repo.history_tools import trace
+
+    seed_decisions(store, ADRS)
+    seed_files(store, SEEDED_FILES)
+    for text in (ADR_3.text, ADR_3.text.replace("does not supersede", "supersedes")):
+        seed_decisions(store, [replace(ADR_3, text=text)])
+        fill(store, board, OPTIONS)
+        Worker(settings, OPTIONS, "rules-1").run()
+        Worker(settings, OPTIONS, "rules-2").run()
+    [handoff] = [h for h in board_q.handoffs(board) if h["from_entry"] == ADR_3.id]
+    assert handoff["status"] == "confirmed"
+    assert trace(store, ADR_2.id).result["chain"] == [ADR_3.id, ADR_2.id, ADR_1.id]

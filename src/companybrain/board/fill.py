@@ -99,7 +99,7 @@ def _fill(
     for e in entries:
         e["kind"] = "entry" if e["label"] == "Decision" else "record"
         e["item"], e["hash"] = f"{e['kind']}:{e['id']}", text_hash(e["text"])
-    again = _judge_again(board, entries)
+    again = _judge_again(board, existing, entries)
 
     for e in entries:
         kind, item_id, digest = e["kind"], e["item"], e["hash"]
@@ -177,17 +177,22 @@ def _fill(
     return report
 
 
-def _judge_again(board: Store, entries: list[Row]) -> set[str]:
-    """Confirmed handoffs whose quotes are no longer in their entries (a sentence edited
-    away, an entry gone): their relations would stay in the brain, citing what no record
-    says any more. They go from the board; the entries on both sides are returned, to be
-    read again, so that what the texts say now is raised and judged anew."""
+def _judge_again(board: Store, existing: dict[str, str], entries: list[Row]) -> set[str]:
+    """Settled handoffs the texts no longer bear out: a confirmation whose quotes are not in
+    its entries any more (a sentence edited away, an entry gone) would keep its relation in
+    the brain, citing what no record says, and a rejection from or to an entry that changed
+    would never be judged again (raised anew, it is the same handoff). They go from the
+    board; the entries on both sides are returned, to be read again, so that what the texts
+    say now is raised and judged anew."""
     texts = {e["id"]: e["text"] for e in entries}
+    changed = {e["id"] for e in entries if existing.get(e["item"], e["hash"]) != e["hash"]}
     stale = [
         h
         for h in board_q.handoffs(board, "confirmed")
         if not quote_in(h["quote_from"] or "", texts.get(h["from_entry"], ""))
         or not quote_in(h["quote_to"] or "", texts.get(h["to_entry"], ""))
+    ] + [
+        h for h in board_q.handoffs(board, "rejected") if changed & {h["from_entry"], h["to_entry"]}
     ]
     board_q.drop_handoffs(board, [h["id"] for h in stale])
     return {e for h in stale for e in (h["from_entry"], h["to_entry"])}
