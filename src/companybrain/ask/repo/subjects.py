@@ -9,11 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from companybrain.ask.repo.topic import (
     Match,
+    elsewhere,
     identifiers,
     lacking,
     mentions_identifier,
     names,
     score,
+    subject_terms,
+    term_set,
     terms,
 )
 from companybrain.graph.queries import repo_read
@@ -125,7 +128,9 @@ def find_decisions(
 ) -> list[Found]:
     """Decisions whose text covers the topic: names the identifiers it mentions, or holds at
     least half of its words, and holds every name it gives ("SQLite": a decision about
-    Postgres for the exporter does not answer "why SQLite for the exporter"). Live decisions
+    Postgres for the exporter does not answer "why SQLite for the exporter") and, when the
+    topic has other words, one of those ("Use FalkorDB for the board" does not answer "why
+    FalkorDB for the exporter": see `named_elsewhere`). Live decisions
     before superseded ones at equal strength. A path (`src/nothing.py`) must be named whole:
     its words (`src`, `py`) say nothing.
     `rows`: the decisions to look through (those of a past day), else the graph's."""
@@ -133,10 +138,13 @@ def find_decisions(
     query_terms = terms(topic)
     idents = [clean(topic)] if path else identifiers(topic)
     named = [] if path else names(topic)
+    subject = [] if path else subject_terms(topic)
     found: list[Found] = []
     for row in repo_read.decisions(store) if rows is None else rows:
         text, start = row.get("text") or "", int(row.get("line_start") or 1)
         if lacking(named, row.get("title") or "", text):
+            continue
+        if elsewhere(subject, row.get("title") or "", text):
             continue
         if path:
             at = mentions_identifier(text, idents[0])
@@ -161,3 +169,22 @@ def find_decisions(
         )
     )
     return found[:limit]
+
+
+def named_elsewhere(
+    topic: str, rows: list[dict[str, Any]]
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """The names and code names the topic gives, and the decisions that hold them all but
+    none of the topic's other words: they use those names for something else."""
+    given = [] if looks_like_path(topic) else [*names(topic), *identifiers(topic)]
+    given = list(dict.fromkeys(given))
+    wanted = set(terms(" ".join(given)))
+    subject = subject_terms(topic)
+    if not wanted or not subject:
+        return given, []
+    return given, [
+        r
+        for r in rows
+        if wanted <= term_set(r.get("title") or "") | term_set(r.get("text") or "")
+        and elsewhere(subject, r.get("title") or "", r.get("text") or "")
+    ]

@@ -13,11 +13,12 @@ from companybrain.ask.repo.answers import Row
 from companybrain.ask.repo.subjects import (
     PathSubject,
     find_decisions,
+    named_elsewhere,
     resolve_decision,
     resolve_path,
 )
 from companybrain.ask.repo.then import Then, resting_on
-from companybrain.ask.repo.topic import lacking, names, score, terms
+from companybrain.ask.repo.topic import elsewhere, lacking, names, score, subject_terms, terms
 from companybrain.graph.queries import findings_q, repo_read
 from companybrain.model.answer import Answer, Citation
 from companybrain.policy.text import quote_in
@@ -90,6 +91,22 @@ def _lacks(row: Row, name: str) -> bool:
     return bool(lacking([name], row.get("title") or "", row.get("text") or ""))
 
 
+def _titled(row: Row) -> str:
+    title = row.get("title")
+    return row["id"] if not title or row["id"].endswith(f"#{title}") else f"{row['id']} (“{title}”)"
+
+
+def _used_elsewhere(given: list[str], rows: list[Row]) -> str:
+    """The end of a refusal: "A names FalkorDB but is about something else" (at most three
+    decisions named)."""
+    shown = ", ".join(_titled(r) for r in rows[:3]) + (
+        f" and {len(rows) - 3} more" if len(rows) > 3 else ""
+    )
+    verb = "names" if len(rows) == 1 else "name"
+    state = "is" if len(rows) == 1 else "are"
+    return f": {shown} {verb} {', '.join(given)} but {state} about something else"
+
+
 def _on(then: Then | None) -> str:
     return f" {then.words}" if then else ""
 
@@ -143,9 +160,11 @@ def why(
     topic = {"id": subject, "type": "Topic", "name": subject}
     if not found:
         unnamed = [n for n in names(subject) if all(_lacks(r, n) for r in logged)]
+        given, other = named_elsewhere(subject, logged)
         return answers.not_recorded(
             q, "why", topic, now, f"no decision record covers “{subject}”{_on(then)}"
-            + (f": none names {', '.join(unnamed)}" if unnamed else ""),
+            + (f": none names {', '.join(unnamed)}" if unnamed
+               else _used_elsewhere(given, other) if other else ""),
         )  # fmt: skip
     return answers.answered(
         q, "why", topic, now,
@@ -295,13 +314,14 @@ def disproven(
         on_file = {r["id"] for r in _resting_on(store, ps, then)}
         exps = [e for e in exps if e["decision"] in on_file]
     elif topic:
-        wanted, named = terms(topic), names(topic)
+        wanted, named, others = terms(topic), names(topic), subject_terms(topic)
         exps = [
             e
             for e in exps
             if score(wanted, e.get("decision_title") or "", f"{e['quote']}\n{e['value']}").coverage
             >= 0.5
             and not lacking(named, e.get("decision_title") or "", f"{e['quote']}\n{e['value']}")
+            and not elsewhere(others, e.get("decision_title") or "", f"{e['quote']}\n{e['value']}")
         ]
     if not exps:
         return answers.not_recorded(

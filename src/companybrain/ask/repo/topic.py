@@ -83,6 +83,20 @@ def term_set(text: str) -> set[str]:
     return {stem(w) for w in _WORD.findall(text.lower())}
 
 
+def subject_terms(text: str) -> list[str]:
+    """The words of `text` besides the names and code names it gives: what it asks about
+    them ("FalkorDB for the exporter" → the exporter)."""
+    given = set(terms(" ".join([*names(text), *identifiers(text)])))
+    return [t for t in terms(text) if t not in given]
+
+
+def elsewhere(subject: list[str], title: str, text: str) -> bool:
+    """A decision holding none of the `subject_terms` of a question uses the names it shares
+    with the question for something else ("Use FalkorDB for the board" does not answer "why
+    FalkorDB for the exporter")."""
+    return bool(subject) and not set(subject) & (term_set(title) | term_set(text))
+
+
 @dataclass(frozen=True)
 class Match:
     score: float
