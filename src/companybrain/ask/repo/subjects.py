@@ -121,6 +121,7 @@ class Found:
     row: dict[str, Any]
     match: Match
     line: int  # the 1-based line in the file that matched best
+    covers: float = 1.0  # share of the topic's words besides its names that the text holds
 
 
 def find_decisions(
@@ -130,9 +131,12 @@ def find_decisions(
     least half of its words, and holds every name it gives ("SQLite": a decision about
     Postgres for the exporter does not answer "why SQLite for the exporter") and, when the
     topic has other words, one of those ("Use FalkorDB for the board" does not answer "why
-    FalkorDB for the exporter": see `named_elsewhere`). Live decisions
-    before superseded ones at equal strength. A path (`src/nothing.py`) must be named whole:
-    its words (`src`, `py`) say nothing.
+    FalkorDB for the exporter": see `named_elsewhere`). Decisions naming an identifier come
+    first, ranked among themselves by how much of the rest of the topic they hold; when one
+    holds at least half of the topic's other words, those holding less are left out (one
+    about FalkorDB in tests that says "socket" does not answer why the brain starts its own
+    FalkorDB on a unix socket). Live decisions before superseded ones at equal strength. A
+    path (`src/nothing.py`) must be named whole: its words (`src`, `py`) say nothing.
     `rows`: the decisions to look through (those of a past day), else the graph's."""
     path = looks_like_path(topic)
     query_terms = terms(topic)
@@ -151,15 +155,18 @@ def find_decisions(
             if at >= 0:
                 found.append(Found(row, Match(10.0, 1.0, at), start + at))
             continue
+        m = score(query_terms, row.get("title") or "", text)
+        covers = score(subject, row.get("title") or "", text).coverage if subject else 1.0
         for name in idents:
             at = mentions_identifier(text, name)
             if at >= 0:
-                found.append(Found(row, Match(10.0, 1.0, at), start + at))
+                found.append(Found(row, Match(10.0 + m.score, m.coverage, at), start + at, covers))
                 break
         else:
-            m = score(query_terms, row.get("title") or "", text)
             if m.coverage >= MIN_COVERAGE and (m.score >= 2 or len(query_terms) == 1):
-                found.append(Found(row, m, start + m.line))
+                found.append(Found(row, m, start + m.line, covers))
+    if any(f.covers >= MIN_COVERAGE for f in found):
+        found = [f for f in found if f.covers >= MIN_COVERAGE]
     found.sort(
         key=lambda f: (
             -f.match.score,
