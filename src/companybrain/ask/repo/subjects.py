@@ -125,7 +125,7 @@ class Found:
 
 
 def find_decisions(
-    store: Store, topic: str, limit: int = 5, rows: list[dict[str, Any]] | None = None
+    store: Store, topic: str, limit: int | None = 5, rows: list[dict[str, Any]] | None = None
 ) -> list[Found]:
     """Decisions whose text covers the topic: names the identifiers it mentions, or holds at
     least half of its words, and holds every name it gives ("SQLite": a decision about
@@ -137,7 +137,8 @@ def find_decisions(
     about FalkorDB in tests that says "socket" does not answer why the brain starts its own
     FalkorDB on a unix socket). Live decisions before superseded ones at equal strength. A
     path (`src/nothing.py`) must be named whole: its words (`src`, `py`) say nothing.
-    `rows`: the decisions to look through (those of a past day), else the graph's."""
+    `rows`: the decisions to look through (those of a past day), else the graph's; `limit`:
+    how many of the best to return (None: all)."""
     path = looks_like_path(topic)
     query_terms = terms(topic)
     idents = [clean(topic)] if path else identifiers(topic)

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 VIA_RANK = {"text": 0, "finding": 1, "commit": 2}
 RANK_LIMIT = 10_000
+TOPIC_SHOWN = 5  # decisions a topic answer lists; it says how many more matched
 
 
 def _decision_subject(row: Row) -> dict[str, Any]:
@@ -156,7 +157,9 @@ def why(
             + "; ".join(lines) + ".",
         )  # fmt: skip
     logged = then.rows(store) if then else repo_read.decisions(store)
-    found = find_decisions(store, subject, rows=logged)
+    found = find_decisions(store, subject, limit=None, rows=logged)
+    more = len(found) - TOPIC_SHOWN
+    found = found[:TOPIC_SHOWN]
     topic = {"id": subject, "type": "Topic", "name": subject}
     if not found:
         unnamed = [n for n in names(subject) if all(_lacks(r, n) for r in logged)]
@@ -166,13 +169,16 @@ def why(
             + (f": none names {', '.join(unnamed)}" if unnamed
                else _used_elsewhere(given, other) if other else ""),
         )  # fmt: skip
+    result: dict[str, Any] = {"decisions": [answers.decision_item(f.row) for f in found]}
+    if more > 0:
+        result["more"] = more
     return answers.answered(
-        q, "why", topic, now,
-        {"decisions": [answers.decision_item(f.row) for f in found]},
+        q, "why", topic, now, result,
         [answers.cite_line(f.row, f.line) for f in found],
         f"Recorded{_on(then)}: " + "; ".join(
             f"{f.row['id']} ({answers.status_word(f.row)})" for f in found
-        ) + ".",
+        ) + (f"; and {more} more matching decision(s), not shown: narrow the question or name"
+             " one" if more > 0 else "") + ".",
     )  # fmt: skip
 
 

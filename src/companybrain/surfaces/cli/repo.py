@@ -126,6 +126,8 @@ def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
             f"{d['id']} · {d.get('status') or 'recorded'} · {d.get('date') or 'undated'}"
             for d in result.get("decisions", [])
         ]
+        if result.get("more"):
+            lines.append(f"… and {result['more']} more")
         return lines + [
             f"{e['verdict']}: “{e['quote']}” ({e['decision']})" for e in result.get("disproven", [])
         ]
