@@ -20,7 +20,7 @@ from companybrain.ask.repo import answers as repo_answers
 from companybrain.ask.repo import history_tools, told
 from companybrain.ask.repo import review as repo_review
 from companybrain.ask.repo import tools as repo_tools
-from companybrain.ask.repo.then import Then, stood
+from companybrain.ask.repo.then import Then, log_for_decision, stood
 from companybrain.ask.router import MIN_DECISION_OVERLAP, Route
 from companybrain.config import Settings
 from companybrain.errors import InputError, StoreError
@@ -287,7 +287,11 @@ def _trace(ctx: ToolContext, args: dict[str, Any]) -> Answer:
 
 def _origin(ctx: ToolContext, args: dict[str, Any]) -> Answer:
     until = ctx.time.as_of if ctx.time and ctx.time.phrase else None
-    return history_tools.origin(ctx.store, str(args["subject"]), now=until or ctx.now, until=until)
+    subject = str(args["subject"])
+    return history_tools.origin(
+        ctx.store, subject, now=until or ctx.now, until=until,
+        then=log_for_decision(ctx.store, subject, ctx.time),
+    )  # fmt: skip
 
 
 def _told(ctx: ToolContext, args: dict[str, Any]) -> Answer:

@@ -152,9 +152,12 @@ def origin(
     question: str | None = None,
     now: datetime | None = None,
     until: datetime | None = None,
+    then: Then | None = None,
 ) -> Answer:
     """The commit and author that introduced a file or recorded a decision; with `until`
-    (the day a question names), only what had landed by then counts."""
+    (the day a question names), only what had landed by then counts, and `then`, the
+    decision log of that day, says whether the decision was in it (removed, and restored
+    since: recorded by then, but not in the log that day)."""
     q = question or f"Where did {subject} come from?"
     now = until or now
     day = f" by {format_instant(until)}" if until else ""
@@ -181,11 +184,17 @@ def origin(
             **_commit_result(c, repo_read.co_authors_of(store, c["commit"])),
             "decision": row["id"],
         }
+        text = (f"{row['id']} was recorded in {c['commit'][:12]} by {c['author_name']}, "
+                f"which landed {result['date']}" + _written_earlier(c))  # fmt: skip
+        own = then.own_id(row["id"]) if then else None
+        if then is not None and own is None:
+            result["in_log_then"] = False
+            text += f"; it was not in the decision log {then.words}"
+        elif then is not None and own != row["id"]:
+            text += f"; {then.words} it was {own}"
         return answers.answered(
             q, "origin", _decision_subject(row), now, result,
-            [answers.cite_commit(c), answers.cite_line(row)],
-            f"{row['id']} was recorded in {c['commit'][:12]} by {c['author_name']}, "
-            f"which landed {result['date']}" + _written_earlier(c) + ".",
+            [answers.cite_commit(c), answers.cite_line(row)], text + ".",
         )  # fmt: skip
     ps = resolve_path(store, subject)
     if ps is None:

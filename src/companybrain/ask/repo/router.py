@@ -16,7 +16,7 @@ from companybrain.ask.repo.subjects import (
     resolve_decision,
     resolve_path,
 )
-from companybrain.ask.repo.then import Then, stood
+from companybrain.ask.repo.then import Then, log_for_decision, stood
 from companybrain.ask.repo.topic import stem, terms
 from companybrain.errors import BrainError, InputError
 from companybrain.graph.queries import repo_read
@@ -302,7 +302,10 @@ def _route(question: str, store: Store, now: datetime, clock: _Time) -> Answer |
                 )  # fmt: skip
             subject = found[0].row["id"]
         day = dated[0].as_of if dated[0].phrase else None
-        return history_tools.origin(store, subject, question=q, now=dated[0].as_of, until=day)
+        return history_tools.origin(
+            store, subject, question=q, now=dated[0].as_of, until=day,
+            then=log_for_decision(store, subject, dated[0], clock.tz),
+        )  # fmt: skip
     if _DISPROVEN.search(q):
         dated = _dated(q, store, now, clock, "disproven")
         if isinstance(dated, Answer):

@@ -122,6 +122,17 @@ def stood(store: Store, when: QuestionTime, tz: str = "UTC") -> Then | str | Non
     return Then(when.as_of, words, tip, by_id, edges, tree, ids)
 
 
+def log_for_decision(
+    store: Store, subject: str, when: QuestionTime | None, tz: str = "UTC"
+) -> Then | None:
+    """The decision log of the day `when` names, when `subject` names a decision; None for
+    a file, without a day, when the graph is that day's, or when git cannot show it."""
+    if when is None or when.phrase is None or resolve_decision(store, subject) is None:
+        return None
+    then = stood(store, when, tz)
+    return then if isinstance(then, Then) else None
+
+
 def resting_on(store: Store, then: Then, paths: list[str]) -> list[Row]:
     """Rows as `repo_read.decisions_resting_on` gives them, from the decision texts of that
     day: the paths they named then, and the commit and board links of those decisions."""
