@@ -12,12 +12,14 @@ from companybrain.ask.repo.topic import (
     elsewhere,
     identifiers,
     lacking,
+    lower_words,
     mentions_identifier,
     names,
     score,
     subject_terms,
     term_set,
     terms,
+    written_as_names,
 )
 from companybrain.graph.queries import repo_read
 
@@ -142,10 +144,12 @@ def find_decisions(
     path = looks_like_path(topic)
     query_terms = terms(topic)
     idents = [clean(topic)] if path else identifiers(topic)
-    named = [] if path else names(topic)
-    subject = [] if path else subject_terms(topic)
+    rows = repo_read.decisions(store) if rows is None else rows
+    known = repo_names(topic, rows)
+    named = [] if path else names(topic, known)
+    subject = [] if path else subject_terms(topic, known)
     found: list[Found] = []
-    for row in repo_read.decisions(store) if rows is None else rows:
+    for row in rows:
         text, start = row.get("text") or "", int(row.get("line_start") or 1)
         if lacking(named, row.get("title") or "", text):
             continue
@@ -179,15 +183,26 @@ def find_decisions(
     return found[:limit]
 
 
+def repo_names(topic: str, rows: list[dict[str, Any]]) -> frozenset[str]:
+    """The words the topic writes in lower case that a decision of `rows` writes as a name
+    ("falkordb" where one says FalkorDB, "sqlite" where one says SQLite). Without a
+    dictionary, the decision log's own writing tells a product from a plain word."""
+    wanted = set() if looks_like_path(topic) else lower_words(topic)
+    if not wanted:
+        return frozenset()
+    texts = (f"{r.get('title') or ''}\n{r.get('text') or ''}" for r in rows)
+    return frozenset(written_as_names(wanted, texts))
+
+
 def named_elsewhere(
-    topic: str, rows: list[dict[str, Any]]
+    topic: str, rows: list[dict[str, Any]], known: frozenset[str] = frozenset()
 ) -> tuple[list[str], list[dict[str, Any]]]:
     """The names and code names the topic gives, and the decisions that hold them all but
     none of the topic's other words: they use those names for something else."""
-    given = [] if looks_like_path(topic) else [*names(topic), *identifiers(topic)]
+    given = [] if looks_like_path(topic) else [*names(topic, known), *identifiers(topic)]
     given = list(dict.fromkeys(given))
     wanted = set(terms(" ".join(given)))
-    subject = subject_terms(topic)
+    subject = subject_terms(topic, known)
     if not wanted or not subject:
         return given, []
     return given, [

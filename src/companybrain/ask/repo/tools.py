@@ -14,6 +14,7 @@ from companybrain.ask.repo.subjects import (
     PathSubject,
     find_decisions,
     named_elsewhere,
+    repo_names,
     resolve_decision,
     resolve_path,
 )
@@ -162,8 +163,9 @@ def why(
     found = found[:TOPIC_SHOWN]
     topic = {"id": subject, "type": "Topic", "name": subject}
     if not found:
-        unnamed = [n for n in names(subject) if all(_lacks(r, n) for r in logged)]
-        given, other = named_elsewhere(subject, logged)
+        known = repo_names(subject, logged)
+        unnamed = [n for n in names(subject, known) if all(_lacks(r, n) for r in logged)]
+        given, other = named_elsewhere(subject, logged, known)
         return answers.not_recorded(
             q, "why", topic, now, f"no decision record covers “{subject}”{_on(then)}"
             + (f": none names {', '.join(unnamed)}" if unnamed
@@ -320,7 +322,8 @@ def disproven(
         on_file = {r["id"] for r in _resting_on(store, ps, then)}
         exps = [e for e in exps if e["decision"] in on_file]
     elif topic:
-        wanted, named, others = terms(topic), names(topic), subject_terms(topic)
+        known = repo_names(topic, then.rows(store) if then else repo_read.decisions(store))
+        wanted, named, others = terms(topic), names(topic, known), subject_terms(topic, known)
         exps = [
             e
             for e in exps

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from companybrain.policy.text import normalise
@@ -54,11 +55,17 @@ def identifiers(text: str) -> list[str]:
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_]*")
 
 
-def names(text: str) -> list[str]:
+def _inner_capital(word: str) -> bool:
+    return any(c.isupper() or c.isdigit() for c in word[1:])
+
+
+def names(text: str, known: Collection[str] = ()) -> list[str]:
     """The words of `text` written as names (a product, a technology, a person): with a
     capital or a digit after their first character (SQLite, FalkorDB, MCP, K8s), or
-    capitalised (Postgres, Kafka) other than after the end of a sentence. A decision that
-    lacks one is about something else, whatever other words it shares."""
+    capitalised (Postgres, Kafka) other than after the end of a sentence, and, in any case,
+    those `known` (lower case) as names (`written_as_names`: "falkordb" where the repository
+    writes FalkorDB). A decision that lacks one is about something else, whatever other
+    words it shares."""
     found = []
     for m in _NAME.finditer(text):
         word = m.group(0)
@@ -66,11 +73,22 @@ def names(text: str) -> list[str]:
         if lowered in STOPWORDS or len(word) < 2 or word.isdigit():
             continue
         after_sentence = text[: m.start()].rstrip()[-1:] in {".", "!", "?"}
-        if any(c.isupper() or c.isdigit() for c in word[1:]) or (
-            word[0].isupper() and not after_sentence
-        ):
+        if _inner_capital(word) or (word[0].isupper() and not after_sentence) or lowered in known:
             found.append(word)
     return list(dict.fromkeys(found))
+
+
+def written_as_names(words: Collection[str], texts: Iterable[str]) -> set[str]:
+    """The `words` (lower case) that one of the `texts` writes, as a whole word, with a
+    capital or a digit after its first character (FalkorDB, SQLite, K8s): names, in
+    whatever case a question writes them."""
+    found: set[str] = set()
+    for text in texts:
+        for m in _NAME.finditer(text):
+            word = m.group(0)
+            if _inner_capital(word) and word.lower() in words:
+                found.add(word.lower())
+    return found
 
 
 def lacking(wanted: list[str], title: str, text: str) -> list[str]:
@@ -79,14 +97,19 @@ def lacking(wanted: list[str], title: str, text: str) -> list[str]:
     return [n for n in wanted if stem(n.lower()) not in held]
 
 
+def lower_words(text: str) -> set[str]:
+    """The words of `text` written in lower case, other than stop words."""
+    return {w for w in _NAME.findall(text) if w.islower() and w not in STOPWORDS}
+
+
 def term_set(text: str) -> set[str]:
     return {stem(w) for w in _WORD.findall(text.lower())}
 
 
-def subject_terms(text: str) -> list[str]:
+def subject_terms(text: str, known: Collection[str] = ()) -> list[str]:
     """The words of `text` besides the names and code names it gives: what it asks about
     them ("FalkorDB for the exporter" → the exporter)."""
-    given = set(terms(" ".join([*names(text), *identifiers(text)])))
+    given = set(terms(" ".join([*names(text, known), *identifiers(text)])))
     return [t for t in terms(text) if t not in given]
 
 
