@@ -88,3 +88,21 @@ def test_the_decision_about_the_subject_still_answers(
     assert [e["decision"] for e in tried.result["experiments"]] == [BOARD]
     made = _ask(store, settings, "Who introduced FalkorDB for the board?")
     assert made.status == "answered", made.refusal
+
+
+def test_asking_why_a_name_was_chosen_is_asking_about_the_name(
+    store: Store, settings: Settings, repo: GitRepo
+) -> None:
+    """ "choose", "pick", "adopt" say that the question asks why, as "use" does: they are
+    not what it asks about, or no decision would answer "Why did we pick FalkorDB?"."""
+    for question in (
+        "Why did we pick FalkorDB?",
+        "Why was FalkorDB chosen?",
+        "Why did we adopt FalkorDB?",
+        "Why do we prefer FalkorDB?",
+    ):
+        a = _ask(store, settings, question)
+        assert a.status == "answered", (question, a.refusal)
+        assert [d["id"] for d in a.result["decisions"]] == [BOARD]
+    refused = _ask(store, settings, "Why did we choose FalkorDB for the exporter?")
+    assert refused.refusal is not None and refused.citations == []

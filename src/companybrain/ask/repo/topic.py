@@ -18,7 +18,8 @@ _STOP_TEXT = """
     now s t don isn wasn use used using way ways code file files thing things make makes made
     still keep kept go goes went get gets got like repo repository project decided decision
     decisions decide tell told say said says know knows reason reasons reasoning rationale
-    behind"""
+    behind choose chose chosen choosing pick picked picking prefer prefers preferred adopt
+    adopts adopted adopting select selected selecting opt opted rely relies relied relying"""
 STOPWORDS = frozenset(_STOP_TEXT.split())
 _WORD = re.compile(r"[a-z0-9][a-z0-9_]*")
 _IDENT = re.compile(
