@@ -106,3 +106,20 @@ def test_asking_why_a_name_was_chosen_is_asking_about_the_name(
         assert [d["id"] for d in a.result["decisions"]] == [BOARD]
     refused = _ask(store, settings, "Why did we choose FalkorDB for the exporter?")
     assert refused.refusal is not None and refused.citations == []
+
+
+def test_words_of_asking_are_not_the_subject(
+    store: Store, settings: Settings, repo: GitRepo
+) -> None:
+    """ "Why is FalkorDB needed?" asks about FalkorDB alone: "needed" is how it asks, and no
+    decision need hold it (it was refused as "about something else")."""
+    for question in (
+        "Why is FalkorDB needed?",
+        "Why was FalkorDB added?",
+        "Why do we even use FalkorDB?",
+        "Why do we depend on FalkorDB?",
+        "Why is FalkorDB a dependency?",
+    ):
+        a = _ask(store, settings, question)
+        assert a.status == "answered", (question, a.refusal)
+        assert [d["id"] for d in a.result["decisions"]] == [BOARD]

@@ -107,11 +107,21 @@ def term_set(text: str) -> set[str]:
     return {stem(w) for w in _WORD.findall(text.lower())}
 
 
+# Words that say how a question asks about a name rather than what about it ("Why is bm25s
+# needed?", "Why was FalkorDB added?", "Why do we even use it?"): not its subject.
+_ASKING_TEXT = """
+    need needs needed add adds added adding introduce introduces introduced introducing
+    depend depends depended dependency dependencies even really actually currently ever also
+    always exist exists existed anymore"""
+_ASKING = frozenset(stem(w) for w in _ASKING_TEXT.split())
+
+
 def subject_terms(text: str, known: Collection[str] = ()) -> list[str]:
-    """The words of `text` besides the names and code names it gives: what it asks about
-    them ("FalkorDB for the exporter" → the exporter)."""
+    """The words of `text` besides the names and code names it gives, and besides the words
+    of asking (`_ASKING`): what it asks about them ("FalkorDB for the exporter" → the
+    exporter; "Why is bm25s needed?" → nothing)."""
     given = set(terms(" ".join([*names(text, known), *identifiers(text)])))
-    return [t for t in terms(text) if t not in given]
+    return [t for t in terms(text) if t not in given and t not in _ASKING]
 
 
 def elsewhere(subject: list[str], title: str, text: str) -> bool:
