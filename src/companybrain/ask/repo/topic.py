@@ -38,8 +38,13 @@ def stem(word: str) -> str:
 
 
 def terms(text: str) -> list[str]:
-    """Content words of `text`, stemmed, in order, without repeats."""
-    out = [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1]
+    """Content words of `text`, stemmed, in order, without repeats. A one-letter word says
+    nothing, but a one-digit number does ("report 7", "ADR 3")."""
+    out = [
+        stem(w)
+        for w in _WORD.findall(text.lower())
+        if w not in STOPWORDS and (len(w) > 1 or w.isdigit())
+    ]
     return list(dict.fromkeys(out))
 
 
