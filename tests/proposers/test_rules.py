@@ -69,10 +69,10 @@ def kept(text: str, kind: str = "chat", **fields: object) -> set[tuple[str, str]
         ),
         ("Ben no longer owns billing-gw; Aria owns it now.", set()),
         ("We are transferring ownership of the ledger service to Omar.", {("ledger", "omar")}),
-        (
-            "Ben will hand the billing gateway over to Cora next week.",
-            {("billing-gateway", "cora")},
-        ),
+        # read, but "next week" is no one day and the record has no effective_at: kept at
+        # the time of writing, it named Cora a week early (policy/effective.py)
+        ("Ben will hand the billing gateway over to Cora next week.", set()),
+        ("Ben will hand the billing gateway over to Cora.", {("billing-gateway", "cora")}),
         ("bokafor now owns pay-api", {("payments-api", "ben")}),
         # a hand-over someone should, could or might make has not been made
         ("We should transfer the billing gateway to Cora next quarter.", set()),

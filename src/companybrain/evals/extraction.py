@@ -14,7 +14,7 @@ from typing import Any
 from companybrain.config import Settings
 from companybrain.errors import InputError
 from companybrain.ingest.corpus import read_corpus
-from companybrain.model.facts import DecisionFact, OwnershipFact, Rejection
+from companybrain.model.facts import DecisionFact, OwnershipFact, Rejection, as_proposed
 from companybrain.model.records import Org, Record
 from companybrain.policy.text import normalise
 from companybrain.policy.verify import verify
@@ -193,8 +193,7 @@ def _score(expected: frozenset[Key], kept: list[Key]) -> Score:
 
 
 def _rejection(r: Rejection) -> dict[str, Any]:
-    fact = r.fact if isinstance(r.fact, dict) else asdict(r.fact)
-    return {"record": r.record, "check": r.check, "reason": r.reason, "fact": fact}
+    return {"record": r.record, "check": r.check, "reason": r.reason, "fact": as_proposed(r.fact)}
 
 
 def _expected_rejection(

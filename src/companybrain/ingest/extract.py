@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
@@ -18,7 +18,7 @@ from companybrain.cycles import no_cycle_collection
 from companybrain.errors import ProposalFailed
 from companybrain.ingest.records import Problem
 from companybrain.ingest.times import iso, to_ms
-from companybrain.model.facts import OwnershipFact, Proposal, Verified
+from companybrain.model.facts import OwnershipFact, Proposal, Verified, as_proposed
 from companybrain.model.records import Org, Project, Record, Service
 from companybrain.policy.text import cut, fold_name, name_words
 from companybrain.policy.unknown_owner import VACANT, shared_by
@@ -268,8 +268,8 @@ def derived_links(
             "service": f.service,
             "owner": f.owner,
             "quote": f.quote,
-            "effective_at": iso(record.effective),
-            "effective_ms": to_ms(record.effective),
+            "effective_at": iso(f.effective or record.effective),
+            "effective_ms": to_ms(f.effective or record.effective),
         }
         for f in reversed(verified.ownership)
     }
@@ -281,8 +281,8 @@ def derived_links(
                 "service": f.service,
                 "name": f.owner,
                 "quote": f.quote,
-                "effective_at": iso(record.effective),
-                "effective_ms": to_ms(record.effective),
+                "effective_at": iso(f.effective or record.effective),
+                "effective_ms": to_ms(f.effective or record.effective),
             }
             for f in reversed(verified.unlisted)
         }.values()
@@ -306,7 +306,7 @@ def derived_links(
             "check": r.check,
             "reason": r.reason,
             "fact_json": json.dumps(
-                _cut_strings(r.fact if isinstance(r.fact, dict) else asdict(r.fact)),
+                _cut_strings(as_proposed(r.fact)),
                 sort_keys=True,
                 default=str,
             ),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
 
 
 @dataclass(frozen=True)
@@ -13,6 +14,9 @@ class OwnershipFact:
     service: str
     owner: str
     quote: str
+    # When it takes effect: set by the verifier only, from the record's time and what the
+    # quote's sentence says (policy/effective.py); None as proposed.
+    effective: datetime | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -59,3 +63,14 @@ class Verified:
     # Ownership statements that pass every check but name, as `owner`, someone org.yaml
     # does not list (the name as written): kept so that answers refuse, never cite them.
     unlisted: tuple[OwnershipFact, ...] = ()
+
+
+def as_proposed(fact: OwnershipFact | DecisionFact | dict[str, object]) -> dict[str, object]:
+    """A fact as its proposer said it, for audit: without the verifier's effective time,
+    which a refused fact never has."""
+    if isinstance(fact, dict):
+        return fact
+    data = asdict(fact)
+    if data.get("effective") is None:
+        data.pop("effective", None)
+    return data

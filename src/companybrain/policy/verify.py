@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal, Rejection, Verified
 from companybrain.model.records import Org, Record
-from companybrain.policy import injection, segments, unknown_owner, wording
+from companybrain.policy import effective, injection, segments, unknown_owner, wording
 from companybrain.policy.mentions import CLAUSE_END, PERSON, SERVICE, Template, template
 from companybrain.policy.text import normalise, quote_in
 
@@ -34,6 +34,7 @@ NO_OWNERSHIP_STATEMENT = "no_ownership_statement"
 DUPLICATE = "duplicate"
 DECISION_NOT_FROM_ADR = "decision_not_from_adr"
 NOT_A_DECISION = "not_a_decision"
+EFFECTIVE_TIME = "effective_time"  # the quote's own time is not the record's, or no one time
 INSTRUCTION = "instruction"  # the record addresses orders to its reader (prompt injection)
 HIDDEN_TEXT = "hidden_text"
 
@@ -76,8 +77,8 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
             key = (fact.service, fact.owner)
             if key in seen:
                 raise Refused(DUPLICATE, "the same owner and service were already kept from it")
+            keep.append(_in_effect(fact, record, org))
             seen.add(key)
-            keep.append(fact)
         except Refused as refusal:
             rejected.append(Rejection(record.id, fact, refusal.check, refusal.reason))
     for decision in proposal.decisions:
@@ -86,6 +87,23 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
         except Refused as refusal:
             rejected.append(Rejection(record.id, decision, refusal.check, refusal.reason))
     return Verified(record.id, tuple(kept), tuple(decisions), tuple(rejected), tuple(unlisted))
+
+
+def _in_effect(fact: OwnershipFact, record: Record, org: Org) -> OwnershipFact:
+    """`fact` with the time it takes effect: the record's, unless the sentence it is quoted
+    from (read whole, whoever cut the quote) states its own ("Effective 1 May 2026, ...");
+    refused when the two disagree or the sentence names no one time (policy/effective.py)."""
+    sentence = _sentence_around(fact.quote, record) or fact.quote
+    when = effective.effective_time(
+        injection.shown_text(sentence),
+        record.at,
+        record.effective_at,
+        org.timezone,
+        row=_table_row(fact.quote, record) is not None,
+    )
+    if isinstance(when, str):
+        raise Refused(EFFECTIVE_TIME, when)
+    return replace(fact, effective=when)
 
 
 def _unlisted_owner(

@@ -1,0 +1,302 @@
+"""When an ownership claim takes effect, checked against the sentence that states it.
+
+A record takes effect at its `effective_at`, else when it was written (`at`). The sentence
+of a claim may say otherwise: "Effective 1 May 2026, ownership of the billing gateway
+transfers to Cora", written on 1 April with no `effective_at`, made Cora the owner all
+April. So the words are read, as strictly as a question's dates (policy/time.py):
+
+- a day or an instant the sentence gives as when it starts ("effective", "from", "as of",
+  "starting", "on" ...), and no `effective_at`: the claim takes effect then (a day from its
+  start in the company's zone; a time of day in the zone it names, else the company's);
+- a stated time that disagrees with `effective_at`: refused, naming both (which is right
+  is for people to say);
+- a sentence that names two such times ("to Ben on Monday, then to Cora on 1 December"):
+  refused, a claim takes effect at one time;
+- without `effective_at`, a start that is no one day ("next Monday", "in two weeks",
+  "from Q3", "on 1 December" with no year, unless it is one of the three months before the
+  record was written: then it holds when written, whatever year it meant) or
+  a dated day not said to be the start ("until 1 May 2026"): refused. Kept at the time of
+  writing it would name the new owner before the change; the record's `effective_at`
+  settles it, so it is refused, not guessed.
+
+Past-pointing vague words ("has owned it since March") keep the record's time: what it
+states is true when it was written."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, time, timedelta, timezone
+
+from companybrain.policy import time as qtime
+
+_WEEKDAY_WORD = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+# Words that say the time right after them is when the statement starts to hold.
+_START = re.compile(
+    r"(?:\b(?:effective|with\s+effect|as\s+of|as\s+from|from|starting|beginning|commencing"
+    r"|since|takes?\s+effect|taking\s+effect|took\s+effect)(?:\s+(?:on|from|as\s+of))?"
+    r"|\bon)\s*(?:the\s+)?$",
+    re.I,
+)
+# "announced on 21 September", "agreed on ...": the day of something else.
+_OTHER_EVENT_ON = re.compile(
+    r"\b(?!(?:transferred|moved|passed|handed|reassigned)\b)\w+ed\s+on\s*(?:the\s+)?$", re.I
+)
+_TIME_OF_DAY = re.compile(
+    r"(?:\s*,)?(?:\s+at)?\s+(?P<H>\d{1,2})[:.](?P<M>\d{2})(?!\d)(?:\s*(?P<ampm>[ap])\.?m\b\.?)?"
+    r"(?:\s*(?:UTC|GMT|Z)\b\s*(?P<off>[+-]\d{1,2}(?::?\d{2})?)?"
+    r"|\s*\((?:[^()]{0,40}?,\s*)?(?:UTC|GMT)\s*(?P<poff>[+-]\d{1,2}(?::?\d{2})?)?\))?",
+    re.I,
+)
+_ZONE_SAID = re.compile(r"UTC|GMT|Z\b", re.I)
+# A time that is after the writing but no one day: a start no reader can date.
+_LATER = re.compile(
+    rf"\b(?:next|coming|following)\s+(?:week|month|quarter|year|sprint|cycle|business\s+day"
+    rf"|{_WEEKDAY_WORD})\b"
+    r"|\bin\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|few|several"
+    r"|a\s+couple\s+of|\d+)\s+(?:days?|weeks?|fortnights?|months?|quarters?|years?|sprints?)\b"
+    r"|\b(?:the\s+day\s+after\s+)?tomorrow\b|\blater\s+this\s+(?:week|month|quarter|year)\b"
+    r"|\b(?:effective|with\s+effect\s+from|as\s+of|as\s+from|from|starting|beginning|on)\s+"
+    r"(?:the\s+)?(?:q[1-4]|h[12]|start\s+of|end\s+of|beginning\s+of|"
+    rf"{_WEEKDAY_WORD}|january|february|march|april|may|june|july|august|september|october"
+    r"|november|december)\b",
+    re.I,
+)
+_WEEKDAY_ALONE = re.compile(rf"\b(?:{_WEEKDAY_WORD})\b", re.I)
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A time a sentence names: a day (`day`), a moment (`instant`, also set when a time of
+    day follows the day), or a day without its year (`month_day`) or a weekday alone."""
+
+    phrase: str
+    marked: bool  # said to be when it starts ("effective", "from", "on" ...)
+    day: date | None = None
+    instant: datetime | None = None
+    zone_given: bool = False  # the instant's zone is written (else the company's)
+    month_day: tuple[int, int] | None = None
+    weekday: int | None = None
+    where: int = 0  # where it starts in the sentence
+
+    @property
+    def dated(self) -> bool:
+        return self.day is not None
+
+
+class Unreadable(Exception):
+    """A time in the sentence that is not one on the calendar, or not one instant."""
+
+
+def effective_time(
+    sentence: str,
+    at: datetime,
+    effective_at: datetime | None,
+    tz: str = "UTC",
+    *,
+    row: bool = False,
+) -> datetime | str:
+    """When a claim stated by `sentence` takes effect, for a record written at `at` with
+    `effective_at` (None: not given), or why it is refused. `row`: the sentence is a table
+    row, whose days not said to be its start are other columns' ("Last reviewed")."""
+    try:
+        stated, rest = stated_times(sentence, tz)
+    except Unreadable as exc:
+        return f"the quote's time {exc}"
+    starts = [s for s in stated if s.marked]
+    if len({_key(s) for s in starts}) > 1:
+        named = ", ".join(f'"{s.phrase}"' for s in starts)
+        return (
+            f"the quote names {len(starts)} times it takes effect ({named}); a claim takes "
+            "effect at one time: state each change in a record of its own"
+        )
+    if effective_at is not None:
+        for s in starts:
+            if not _agrees(s, effective_at, tz):
+                return (
+                    f'the quote says it takes effect "{s.phrase}", the record\'s effective_at '
+                    f"is {effective_at.isoformat()}: "
+                    "which one is right is not for the rules to guess"
+                )
+        return effective_at
+    undated = [] if row else [s for s in stated if s.dated and not s.marked]
+    if undated:
+        return (
+            f'the quote names "{undated[0].phrase}" and does not say it takes effect then; '
+            "the record has no effective_at to tell when it does"
+        )
+    if starts:
+        start = starts[0]
+        if start.instant is not None:
+            return start.instant
+        if start.day is not None:
+            return start_of_day(start.day, tz)
+        if _agrees(start, at, tz) or _lately(start, at, tz):
+            return at  # "effective 14 October" written that day, or "from 30 September"
+        return (
+            f'the quote says it takes effect "{start.phrase}", which is not one day (no year); '
+            "the record has no effective_at to tell when"
+        )
+    later = _LATER.search(rest)
+    if later:
+        return (
+            f'the quote says it takes effect "{" ".join(later.group(0).split())}", which is '
+            "not one day; the record has no effective_at to tell when"
+        )
+    return at
+
+
+def start_of_day(day: date, tz: str = "UTC") -> datetime:
+    """The first instant of `day` in the zone `tz` (a zone whose clocks skip midnight
+    starts the day at the skipped hour's end)."""
+    return qtime.end_of_day(day - timedelta(days=1), tz) + timedelta(milliseconds=1)
+
+
+def stated_times(sentence: str, tz: str = "UTC") -> tuple[list[Stated], str]:
+    """Every time `sentence` names, in the forms a question may use, and the sentence with
+    them blanked out. Raises Unreadable for one off the calendar."""
+    text = qtime._blank(sentence, qtime._NOT_TIME)
+    found: list[Stated] = []
+    for pattern in _DAY_FORMS:
+        spans: list[tuple[int, int]] = []
+        for m in pattern.finditer(text):
+            stated, end = _read(m, text, tz)
+            found.append(replace(stated, where=m.start()))
+            spans.append((m.start(), end))
+        text = _blank_spans(text, spans)
+    for m in _WEEKDAY_ALONE.finditer(text):
+        if _marked(text[: m.start()]):
+            weekday = qtime._WEEKDAYS.index(m.group(0)[:3].lower())
+            found.append(Stated(m.group(0), True, weekday=weekday, where=m.start()))
+    return sorted(found, key=lambda s: s.where), text
+
+
+_DAY_FORMS = (
+    qtime._ISO_INSTANT,
+    qtime._ISO_DAY,
+    qtime._YEAR_FIRST_SLASH,
+    qtime._NUMERIC_DAY,
+    qtime._DAY_MONTH,
+    qtime._MONTH_DAY,
+)
+
+
+def _read(m: re.Match[str], text: str, tz: str) -> tuple[Stated, int]:
+    """The time a day form matched, with any time of day after it, and where it ends."""
+    marked = _marked(text[: m.start()])
+    groups = m.groupdict()
+    phrase = m.group(0).strip()
+    if "H" in groups:  # an ISO instant: read as a question's
+        _, found = qtime._read_instants(m.group(0), qtime.FIRST_INSTANT, tz)
+        if isinstance(found, qtime.VagueDate):
+            raise Unreadable(f'"{phrase}": {found.reason}')
+        zone_given = groups["off"] is not None
+        return Stated(phrase, marked, found[0][1].date(), found[0][1], zone_given), m.end()
+    if "mon" in groups:
+        written = (groups["year"] or "").lstrip("'")
+        month, dom = qtime._MONTHS[groups["mon"][:3].lower()], int(groups["day"])
+        if not written:
+            if qtime._day(2000, month, dom) is None:  # 29 February is in a leap year
+                raise Unreadable(f'"{phrase}": it is not a date on the calendar')
+            return Stated(phrase, marked, month_day=(month, dom)), m.end()
+        if len(written) != 4:
+            raise Unreadable(f'"{phrase}": a year has four digits')
+        day = qtime._day(int(written), month, dom)
+        weekday = groups.get("wd")
+        if day and weekday and qtime._WEEKDAYS.index(weekday[:3].lower()) != day.weekday():
+            raise Unreadable(f'"{phrase}": {day.isoformat()} is a {day.strftime("%A")}')
+    elif "a" in groups:  # 25/09/2026: only a day no reader could take for another
+        a, b, year = int(groups["a"]), int(groups["b"]), groups["y"]
+        if len(year) != 4 or (a <= 12 and b <= 12 and a != b):
+            raise Unreadable(f'"{phrase}": it could be more than one day')
+        month, dom = (a, b) if b > 12 or a == b else (b, a)
+        day = qtime._day(int(year), month, dom)
+    else:
+        day = qtime._day(int(groups["y"]), int(groups["m"]), int(groups["d"]))
+    if day is None:
+        raise Unreadable(f'"{phrase}": it is not a date on the calendar')
+    clock = _TIME_OF_DAY.match(text, m.end())
+    if not clock:
+        return Stated(phrase, marked, day), m.end()
+    instant, zone_given = _on_clock(day, clock, tz)
+    phrase = " ".join(text[m.start() : clock.end()].split())
+    return Stated(phrase, marked, day, instant, zone_given), clock.end()
+
+
+def _on_clock(day: date, clock: re.Match[str], tz: str) -> tuple[datetime, bool]:
+    hour, minute = int(clock["H"]), int(clock["M"])
+    if clock["ampm"]:
+        if not 1 <= hour <= 12:
+            raise Unreadable(f'"{clock.group(0).strip()}": not a time on the clock')
+        hour = hour % 12 + (12 if clock["ampm"].lower() == "p" else 0)
+    if hour > 23 or minute > 59:
+        raise Unreadable(f'"{clock.group(0).strip()}": not a time on the clock')
+    offset = clock["off"] or clock["poff"]
+    said = bool(offset) or bool(_ZONE_SAID.search(clock.group(0)))
+    if said:
+        zone = UTC if not offset else _fixed(offset)
+        return datetime.combine(day, time(hour, minute), tzinfo=zone), True
+    local = datetime.combine(day, time(hour, minute), tzinfo=qtime.zone(tz))
+    problem = qtime._not_one_instant(local, tz)
+    if problem:
+        raise Unreadable(f'"{clock.group(0).strip()}": {problem}')
+    return local, False
+
+
+def _fixed(offset: str) -> timezone:
+    """A written UTC offset: +7, +07, +0700 or +07:00."""
+    digits = offset[1:].replace(":", "")
+    hours, minutes = (int(digits[:-2]), int(digits[-2:])) if len(digits) > 2 else (int(digits), 0)
+    if hours > 23 or minutes > 59:
+        raise Unreadable(f'"{offset}": not a UTC offset on the clock')
+    sign = -1 if offset[0] == "-" else 1
+    return timezone(sign * timedelta(hours=hours, minutes=minutes))
+
+
+def _marked(before: str) -> bool:
+    return bool(_START.search(before)) and not _OTHER_EVENT_ON.search(before)
+
+
+def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def _key(s: Stated) -> object:
+    if s.instant is not None:
+        return qtime.to_ms(s.instant)
+    return s.day or s.month_day or s.weekday
+
+
+def _lately(s: Stated, at: datetime, tz: str) -> bool:
+    """Is a day without its year one of the last three months before `at`? Then what the
+    sentence says holds when it was written, whichever year it meant (a start before
+    that, or after `at`, may be next year's)."""
+    if s.month_day is None:
+        return False
+    written = at.astimezone(qtime.zone(tz)).date()
+    for year in (written.year, written.year - 1):
+        day = qtime._day(year, *s.month_day)
+        if day is not None and 0 <= (written - day).days <= _LATELY_DAYS:
+            return True
+    return False
+
+
+_LATELY_DAYS = 92
+
+
+def _agrees(s: Stated, effective_at: datetime, tz: str) -> bool:
+    """Does the time `s` names fit `effective_at`? A day or a wall clock is compared in the
+    zone `effective_at` is written in and in the company's (a writer's day is theirs)."""
+    local = (effective_at, effective_at.astimezone(qtime.zone(tz)))
+    if s.instant is not None and s.zone_given:
+        return qtime.to_ms(s.instant) == qtime.to_ms(effective_at)
+    if s.instant is not None:
+        wall = s.instant.replace(tzinfo=None)
+        return any(t.replace(tzinfo=None, second=0, microsecond=0) == wall for t in local)
+    if s.day is not None:
+        return any(t.date() == s.day for t in local)
+    if s.month_day is not None:
+        return any((t.month, t.day) == s.month_day for t in local)
+    return any(t.weekday() == s.weekday for t in local)

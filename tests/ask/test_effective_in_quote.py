@@ -1,0 +1,109 @@
+"""A change control whose sentence says when it takes effect ("Effective 1 May 2026, ...")
+takes effect then, not when it was written; one whose sentence disagrees with its
+`effective_at`, or names no one time, is refused at ingestion with the reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from tests.ingest.corpus_builder import md, write_corpus
+from tests.ingest.test_pipeline import DIRECTORY
+
+NOW = "2026-12-20T12:00:00Z"
+
+
+def change(text: str, **front: Any) -> str:
+    head = {"id": "CC-9", "kind": "change_control", "at": "2026-10-01T09:00:00Z"} | front
+    return md(head, text)
+
+
+def load(store: Store, settings: Settings, tmp_path: Path, text: str, **front: Any) -> Any:
+    files = {"dir.md": DIRECTORY, "cc.md": change(text, **front)}
+    return ingest(store, write_corpus(tmp_path / "c", files), settings)
+
+
+def owner_on(store: Store, settings: Settings, day: str) -> tuple[str | None, list[Any]]:
+    answer = ask(store, settings, f"Who owns the billing gateway on {day}?", now=NOW)
+    found = answer.result["owner"]["id"] if answer.result else None
+    return found, [(c.record, c.effective_at) for c in answer.citations]
+
+
+def refusals(report: Any) -> list[tuple[str, str]]:
+    return [(r["check"], r["reason"]) for r in report.rejected_detail if r["record"] == "CC-9"]
+
+
+def test_the_day_a_sentence_states_is_when_its_claim_takes_effect(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Written on 1 October without effective_at, the transfer "effective 1 November 2026"
+    named Bo for October, citing the quote that says it happens in November."""
+    text = "Effective 1 November 2026, ownership of the billing gateway transfers from Ana Ruiz to Bo Lind."  # noqa: E501
+    load(store, settings, tmp_path, text)
+    assert owner_on(store, settings, "2026-10-15") == ("ana", [("dir-1", "2026-09-01T08:00:00Z")])
+    assert owner_on(store, settings, "2026-11-01") == ("bo", [("CC-9", "2026-11-01T00:00:00Z")])
+
+
+def test_a_time_of_day_in_the_sentence_is_the_instant(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    text = "Starting Monday 2 November 2026 at 09:00 UTC, Bo Lind owns the billing gateway."
+    load(store, settings, tmp_path, text)
+    answer = ask(store, settings, "Who owns the billing gateway?", now="2026-11-02T08:59:00Z")
+    assert answer.result == {"owner": {"id": "ana", "name": "Ana Ruiz"}}
+    assert owner_on(store, settings, "2026-11-02") == ("bo", [("CC-9", "2026-11-02T09:00:00Z")])
+
+
+def test_a_sentence_disagreeing_with_effective_at_is_refused_naming_both(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    text = "Effective 1 November 2026, ownership of the billing gateway transfers from Ana Ruiz to Bo Lind."  # noqa: E501
+    report = load(store, settings, tmp_path, text, effective_at="2026-12-01T00:00:00Z")
+    [(check, reason)] = [r for r in refusals(report) if r[0] != "previous_owner"]
+    assert check == "effective_time"
+    assert "1 November 2026" in reason and "2026-12-01T00:00:00" in reason
+    [stored] = store.read(
+        "MATCH (r:Rejection {check: 'effective_time'}) RETURN r.fact_json AS fact"
+    )
+    assert json.loads(stored["fact"]) == {  # as proposed, for audit
+        "record": "CC-9",
+        "service": "billing-gateway",
+        "owner": "bo",
+        "quote": text,
+    }
+    assert owner_on(store, settings, "2026-12-15")[0] == "ana"
+
+
+def test_a_start_that_is_no_day_is_refused_without_effective_at_and_kept_with_it(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Kept at the time of writing, "from next Monday" would name Bo before the change;
+    the record's effective_at says which Monday."""
+    text = "From next Monday, Bo Lind owns the billing gateway."
+    [(check, reason)] = refusals(load(store, settings, tmp_path, text))
+    assert check == "effective_time" and '"next Monday"' in reason
+    assert owner_on(store, settings, "2026-10-02")[0] == "ana"
+    load(store, settings, tmp_path, text, effective_at="2026-10-05T00:00:00Z")
+    assert owner_on(store, settings, "2026-10-04")[0] == "ana"
+    assert owner_on(store, settings, "2026-10-05")[0] == "bo"
+
+
+def test_two_moves_at_two_times_in_one_sentence_are_refused(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """One instant per record cannot hold both: the last owner named was the answer from
+    the record's time."""
+    text = (
+        "Ownership of the billing gateway transfers to Cy Park on Monday 5 October 2026, "
+        "then to Bo Lind on 1 December 2026."
+    )
+    report = load(store, settings, tmp_path, text)
+    [reason] = [reason for check, reason in refusals(report) if check == "effective_time"]
+    assert '"Monday 5 October 2026"' in reason and '"1 December 2026"' in reason
+    assert owner_on(store, settings, "2026-10-10")[0] == "ana"
+    assert owner_on(store, settings, "2026-12-15")[0] == "ana"

@@ -1,0 +1,124 @@
+"""When a claim takes effect, from the record's times and the words of its sentence."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+
+from companybrain.model.facts import OwnershipFact, Proposal
+from companybrain.policy.effective import effective_time
+from companybrain.policy.verify import verify
+from tests.support.extraction import org, record
+
+AT = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
+
+
+def utc(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "Effective 1 May 2026, ownership transfers from Aria Novak to Cora Lind.",
+            "2026-05-01T00:00:00+00:00",
+        ),
+        ("Cora Lind owns the billing gateway from 2026-05-01.", "2026-05-01T00:00:00+00:00"),
+        ("As of May 1, 2026, Cora Lind owns the billing gateway.", "2026-05-01T00:00:00+00:00"),
+        ("Starting Monday 4 May 2026 at 09:00 UTC, Cora owns it.", "2026-05-04T09:00:00+00:00"),
+        ("Cora owns it from 4 May 2026, 19:00 (Bangkok, UTC+07:00).", "2026-05-04T12:00:00+00:00"),
+        ("Effective 2026-05-04T09:00:00+02:00, Cora owns it.", "2026-05-04T07:00:00+00:00"),
+        # no time of its own, or one pointing back: the record's time
+        ("Cora Lind owns the billing gateway.", "2026-04-01T09:00:00+00:00"),
+        ("Cora Lind has owned the billing gateway since March.", "2026-04-01T09:00:00+00:00"),
+        ("Effective 1 April, Cora owns it.", "2026-04-01T09:00:00+00:00"),  # the day written
+        ("Cora owns it from 20 January.", "2026-04-01T09:00:00+00:00"),  # lately, any year
+        # the day of something else, with no year
+        ("As announced on 21 March, Cora owns it.", "2026-04-01T09:00:00+00:00"),
+    ],
+)
+def test_a_stated_start_without_effective_at(sentence: str, expected: str) -> None:
+    assert effective_time(sentence, AT, None, "UTC") == utc(expected)
+
+
+def test_a_table_rows_other_dates_are_its_columns() -> None:
+    """A directory row's "last reviewed" column says nothing of when its owner took over;
+    a cell that says so does."""
+    row = "| Billing Gateway | Cora Lind | 2026-02-11 |"
+    assert effective_time(row, AT, None, "UTC", row=True) == AT
+    assert isinstance(effective_time(row, AT, None, "UTC"), str)  # a sentence: which is it?
+    since = "| Billing Gateway | Cora Lind (from 2026-05-01) |"
+    assert effective_time(since, AT, None, "UTC", row=True) == utc("2026-05-01T00:00:00+00:00")
+
+
+def test_a_day_is_its_start_in_the_company_zone() -> None:
+    when = effective_time("Effective 1 May 2026, Cora owns it.", AT, None, "Asia/Tokyo")
+    assert when == utc("2026-04-30T15:00:00+00:00")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "said"),
+    [
+        ("From next Monday, Cora owns the billing gateway.", "next Monday"),
+        ("Cora takes over the billing gateway in two weeks.", "in two weeks"),
+        ("From Q3, Cora owns the billing gateway.", "From Q3"),
+        ("The billing gateway transfers to Cora tomorrow.", "tomorrow"),
+        ("Effective 1 December, Cora owns it.", "1 December"),  # which year?
+        ("Cora owns it from 5 April.", "5 April"),  # this year's is still to come
+        ("Aria owns it until 1 May 2026, when it transfers to Cora.", "1 May 2026"),
+        ("Starting Tuesday 4 May 2026, Cora owns it.", "Tuesday 4 May 2026"),  # a Monday
+    ],
+)
+def test_no_one_day_and_no_effective_at_is_refused(sentence: str, said: str) -> None:
+    reason = effective_time(sentence, AT, None, "UTC")
+    assert isinstance(reason, str) and said in reason
+
+
+def test_two_starts_in_one_sentence_are_refused_even_with_effective_at() -> None:
+    sentence = "It transfers to Ben Okafor on Monday, then to Cora Lind on 1 December."
+    for effective_at in (None, utc("2026-12-01T00:00:00+00:00")):
+        reason = effective_time(sentence, AT, effective_at, "UTC")
+        assert isinstance(reason, str) and "Monday" in reason and "1 December" in reason
+
+
+@pytest.mark.parametrize(
+    ("sentence", "effective_at"),
+    [
+        ("Effective Wednesday 14 October 2026 at 11:00 UTC, Kofi owns it.", "2026-10-14T11:00:00Z"),
+        (
+            "Kofi owns it from\n30 September 2026, 19:00 (Bangkok, UTC+07:00).",
+            "2026-09-30T19:00:00+07:00",
+        ),
+        ("Effective 2026-05-03, Kofi owns it.", "2026-05-04T02:22:00+09:00"),  # its UTC day
+        ("Effective Wednesday, Kofi owns it.", "2026-10-14T11:00:00Z"),
+        ("From next Monday, Kofi owns it.", "2026-04-06T00:00:00Z"),  # settled by the record
+    ],
+)
+def test_a_time_agreeing_with_effective_at_keeps_it(sentence: str, effective_at: str) -> None:
+    assert effective_time(sentence, AT, utc(effective_at), "UTC") == utc(effective_at)
+
+
+def test_a_stated_time_disagreeing_with_effective_at_is_refused_naming_both() -> None:
+    sentence = "Effective Wednesday 14 October 2026 at 11:00 UTC, Kofi owns it."
+    reason = effective_time(sentence, AT, utc("2026-10-14T12:00:00Z"), "UTC")
+    assert isinstance(reason, str)
+    assert "14 October 2026 at 11:00 UTC" in reason and "2026-10-14T12:00:00+00:00" in reason
+
+
+def test_the_model_path_reads_the_whole_sentence_of_a_cut_quote() -> None:
+    """A model quoting only "billing gateway transfers from Aria Novak to Ben Okafor" out of
+    "Effective 1 May 2026, ..." gets the same time as the rules, which quote it whole."""
+    text = "Effective 1 May 2026, ownership of the billing gateway transfers from Aria Novak to Ben Okafor."  # noqa: E501
+    rec = replace(record("CC-1", text, "change_control"), at=AT)
+    cut = "billing gateway transfers from Aria Novak to Ben Okafor"
+    for proposer, quote in (("model", cut), ("rules", text)):
+        fact = OwnershipFact("CC-1", "billing-gateway", "ben", quote)
+        verified = verify(Proposal("CC-1", (fact,), proposer=proposer), rec, org())
+        assert [f.effective for f in verified.ownership] == [utc("2026-05-01T00:00:00+00:00")]
+    late = replace(rec, effective_at=utc("2026-06-01T00:00Z"))
+    fact = OwnershipFact("CC-1", "billing-gateway", "ben", cut)
+    [refused] = verify(Proposal("CC-1", (fact,), proposer="model"), late, org()).rejected
+    assert refused.check == "effective_time"
