@@ -54,6 +54,34 @@ def test_a_table_rows_other_dates_are_its_columns() -> None:
     assert effective_time(since, AT, None, "UTC", row=True) == utc("2026-05-01T00:00:00+00:00")
 
 
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Effective 1 December 2026 at 9am UTC, Cora owns it.", "2026-12-01T09:00:00+00:00"),
+        ("Effective 1 December 2026 at 9 a.m. UTC, Cora owns it.", "2026-12-01T09:00:00+00:00"),
+        ("Effective 1 December 2026 at 9:30 p.m., Cora owns it.", "2026-12-01T21:30:00+00:00"),
+        ("Effective 1 December 2026 at 09:00 UTC+1, Cora owns it.", "2026-12-01T08:00:00+00:00"),
+        ("Effective 1 December 2026 12 people move to Cora.", "2026-12-01T00:00:00+00:00"),
+    ],
+)
+def test_a_time_of_day_is_read_with_its_zone(sentence: str, expected: str) -> None:
+    """ "9am" was no time, so the day's start (nine hours early) took its place."""
+    assert effective_time(sentence, AT, None, "UTC") == utc(expected)
+
+
+def test_a_time_in_a_zone_not_read_is_refused_unless_effective_at_settles_it() -> None:
+    """ "09:00 CET" read in the company's zone (UTC) was an hour late."""
+    for sentence in (
+        "Effective 1 December 2026 at 09:00 CET, Cora owns it.",
+        "Effective 1 December 2026, 19:00 (Bangkok), Cora owns it.",
+    ):
+        reason = effective_time(sentence, AT, None, "UTC")
+        assert isinstance(reason, str) and "time zone" in reason
+    given = utc("2026-12-01T09:00:00+01:00")
+    sentence = "Effective 1 December 2026 at 09:00 CET, Cora owns it."
+    assert effective_time(sentence, AT, given, "UTC") == given
+
+
 def test_a_day_is_its_start_in_the_company_zone() -> None:
     when = effective_time("Effective 1 May 2026, Cora owns it.", AT, None, "Asia/Tokyo")
     assert when == utc("2026-04-30T15:00:00+00:00")

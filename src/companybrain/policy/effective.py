@@ -43,12 +43,16 @@ _OTHER_EVENT_ON = re.compile(
     r"\b(?!(?:transferred|moved|passed|handed|reassigned)\b)\w+ed\s+on\s*(?:the\s+)?$", re.I
 )
 _TIME_OF_DAY = re.compile(
-    r"(?:\s*,)?(?:\s+at)?\s+(?P<H>\d{1,2})[:.](?P<M>\d{2})(?!\d)(?:\s*(?P<ampm>[ap])\.?m\b\.?)?"
+    r"(?:\s*,)?(?:\s+at)?\s+(?P<H>\d{1,2})(?:[:.](?P<M>\d{2})(?!\d))?"
+    r"(?:\s*(?P<ampm>[ap])\.?m\b\.?)?"
     r"(?:\s*(?:UTC|GMT|Z)\b\s*(?P<off>[+-]\d{1,2}(?::?\d{2})?)?"
     r"|\s*\((?:[^()]{0,40}?,\s*)?(?:UTC|GMT)\s*(?P<poff>[+-]\d{1,2}(?::?\d{2})?)?\))?",
     re.I,
 )
 _ZONE_SAID = re.compile(r"UTC|GMT|Z\b", re.I)
+# After a time of day, a zone it does not read ("09:00 CET", "19:00 (Bangkok)"): taken in
+# the company's zone, the instant would be off by the difference.
+_ZONE_UNREAD = re.compile(r"\s*(?:\(|(?-i:[A-Z]{2,5})\b)")
 # A time that is after the writing but no one day: a start no reader can date.
 _LATER = re.compile(
     rf"\b(?:next|coming|following)\s+(?:week|month|quarter|year|sprint|cycle|business\s+day"
@@ -75,6 +79,7 @@ class Stated:
     day: date | None = None
     instant: datetime | None = None
     zone_given: bool = False  # the instant's zone is written (else the company's)
+    zone_unread: bool = False  # a zone follows that this does not read ("09:00 CET")
     month_day: tuple[int, int] | None = None
     weekday: int | None = None
     where: int = 0  # where it starts in the sentence
@@ -127,6 +132,11 @@ def effective_time(
         )
     if starts:
         start = starts[0]
+        if start.zone_unread:
+            return (
+                f'the quote says it takes effect "{start.phrase}" in a time zone this does not '
+                "read (write UTC or its UTC offset); the record has no effective_at to tell when"
+            )
         if start.instant is not None:
             return start.instant
         if start.day is not None:
@@ -216,15 +226,16 @@ def _read(m: re.Match[str], text: str, tz: str) -> tuple[Stated, int]:
     if day is None:
         raise Unreadable(f'"{phrase}": it is not a date on the calendar')
     clock = _TIME_OF_DAY.match(text, m.end())
-    if not clock:
+    if not clock or not (clock["M"] or clock["ampm"]):  # "1 May 2026 12 people" is no time
         return Stated(phrase, marked, day), m.end()
-    instant, zone_given = _on_clock(day, clock, tz)
     phrase = " ".join(text[m.start() : clock.end()].split())
-    return Stated(phrase, marked, day, instant, zone_given), clock.end()
+    instant, zone_given = _on_clock(day, clock, tz)
+    unread = not zone_given and bool(_ZONE_UNREAD.match(text, clock.end()))
+    return Stated(phrase, marked, day, instant, zone_given, zone_unread=unread), clock.end()
 
 
 def _on_clock(day: date, clock: re.Match[str], tz: str) -> tuple[datetime, bool]:
-    hour, minute = int(clock["H"]), int(clock["M"])
+    hour, minute = int(clock["H"]), int(clock["M"] or 0)
     if clock["ampm"]:
         if not 1 <= hour <= 12:
             raise Unreadable(f'"{clock.group(0).strip()}": not a time on the clock')
