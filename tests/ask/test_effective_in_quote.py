@@ -107,3 +107,17 @@ def test_two_moves_at_two_times_in_one_sentence_are_refused(
     assert '"Monday 5 October 2026"' in reason and '"1 December 2026"' in reason
     assert owner_on(store, settings, "2026-10-10")[0] == "ana"
     assert owner_on(store, settings, "2026-12-15")[0] == "ana"
+
+
+def test_an_abbreviated_month_stays_in_the_sentence_it_dates(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """The full stop of "Nov." ended the sentence: the transfer was quoted from "1, 2026,
+    ownership ..." without its month, and named Bo from the time of writing."""
+    text = "Effective Nov. 1, 2026, ownership of the billing gateway transfers from Ana Ruiz to Bo Lind."  # noqa: E501
+    load(store, settings, tmp_path, text)
+    assert owner_on(store, settings, "2026-10-15")[0] == "ana"
+    assert owner_on(store, settings, "2026-11-01") == (
+        "bo",
+        [("CC-9", "2026-11-01T00:00:00Z")],
+    )

@@ -92,3 +92,16 @@ def test_a_kept_template_is_the_one_computed_and_long_texts_are_not_kept() -> No
     assert index.template(long) == index._template(long)
     assert index.template(long) is not index.template(long)  # computed each time
     assert index._cached.cache_info().currsize == before
+
+
+def test_a_date_abbreviation_does_not_end_a_sentence_the_date_goes_on_in() -> None:
+    text = (
+        "Effective Sept. 1, 2026, Ben owns it. From 1 Dec. 2026 at 9 a.m. UTC, Ana does. "
+        "It moved in Dec. Then it stayed."
+    )
+    assert segments.sentences(text) == [
+        "Effective Sept. 1, 2026, Ben owns it.",
+        "From 1 Dec. 2026 at 9 a.m. UTC, Ana does.",
+        "It moved in Dec.",
+        "Then it stayed.",
+    ]

@@ -26,6 +26,13 @@ _SPACE = re.compile(r"\s+")
 LONGEST_SENTENCE = 600
 # A full stop after one of these does not end a sentence ("S. Rao", "e.g. the gateway").
 _ABBREVIATIONS = {"e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "no", "cf", "approx"}
+# Nor after one of these when a date or time goes on ("Sept. 1, 2026", "1 Dec. 2026",
+# "9 a.m. UTC"): cut there, the sentence lost the date it takes effect.
+_DATE_ABBREVIATIONS = {
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+    "a.m", "p.m",
+}  # fmt: skip
+_DATE_GOES_ON = re.compile(r"\s*(?:\d|(?:UTC|GMT)\b|\()")
 # Field names that introduce an owner ("Owner:", "Owner of the ledger: ..."): only these
 # lines are cut out of their paragraph.
 OWNER_FIELD = re.compile(
@@ -153,7 +160,7 @@ def sentences(paragraph: str) -> list[str]:
     soft: list[int] = []  # full stops before a lower-case word, inside the current sentence
     for m in re.finditer(r"[.!?;](?=\s)", text):
         end = m.end()
-        if m.group() == "." and _abbreviation(text[start : m.start()]):
+        if m.group() == "." and _abbreviation(text[start : m.start()], text[end:]):
             continue
         rest = text[end:].lstrip()
         if m.group() != ";" and rest and rest[0].islower():
@@ -173,8 +180,10 @@ def _cut(text: str, start: int, end: int, soft: list[int]) -> list[str]:
     return [p.removesuffix(";").strip() for p in pieces if p.strip(" ;")]
 
 
-def _abbreviation(before: str) -> bool:
+def _abbreviation(before: str, after: str = "") -> bool:
     word = before.rsplit(" ", 1)[-1].lower()
+    if word in _DATE_ABBREVIATIONS and _DATE_GOES_ON.match(after):
+        return True
     return (len(word) == 1 and word.isalpha()) or word in _ABBREVIATIONS
 
 
