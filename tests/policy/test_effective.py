@@ -35,6 +35,7 @@ def utc(text: str) -> datetime:
         ("Cora Lind owns the billing gateway.", "2026-04-01T09:00:00+00:00"),
         ("Cora Lind has owned the billing gateway since March.", "2026-04-01T09:00:00+00:00"),
         ("Effective 1 April, Cora owns it.", "2026-04-01T09:00:00+00:00"),  # the day written
+        ("It is handed over to Cora on Wednesday.", "2026-04-01T09:00:00+00:00"),  # that day
         ("Cora owns it from 20 January.", "2026-04-01T09:00:00+00:00"),  # lately, any year
         # the day of something else, with no year
         ("As announced on 21 March, Cora owns it.", "2026-04-01T09:00:00+00:00"),
@@ -98,6 +99,8 @@ def test_a_day_is_its_start_in_the_company_zone() -> None:
         ("Cora owns it from 5 April.", "5 April"),  # this year's is still to come
         ("Aria owns it until 1 May 2026, when it transfers to Cora.", "1 May 2026"),
         ("Starting Tuesday 4 May 2026, Cora owns it.", "Tuesday 4 May 2026"),  # a Monday
+        # a day and a vague time: two moves, and only one is dated
+        ("Since 1 March 2026 Ben owns it, and next month it moves to Cora.", "next month"),
     ],
 )
 def test_no_one_day_and_no_effective_at_is_refused(sentence: str, said: str) -> None:

@@ -130,6 +130,12 @@ def effective_time(
             f'the quote names "{undated[0].phrase}" and does not say it takes effect then; '
             "the record has no effective_at to tell when it does"
         )
+    later = _LATER.search(rest)
+    if starts and later:  # "since 1 March 2026 Ben owns it; next month it moves to Cora"
+        return (
+            f'the quote names "{starts[0].phrase}" and "{" ".join(later.group(0).split())}"; '
+            "a claim takes effect at one time, and the record has no effective_at to tell which"
+        )
     if starts:
         start = starts[0]
         if start.zone_unread:
@@ -147,7 +153,6 @@ def effective_time(
             f'the quote says it takes effect "{start.phrase}", which is not one day (no year); '
             "the record has no effective_at to tell when"
         )
-    later = _LATER.search(rest)
     if later:
         return (
             f'the quote says it takes effect "{" ".join(later.group(0).split())}", which is '
@@ -174,10 +179,11 @@ def stated_times(sentence: str, tz: str = "UTC") -> tuple[list[Stated], str]:
             found.append(replace(stated, where=m.start()))
             spans.append((m.start(), end))
         text = _blank_spans(text, spans)
-    for m in _WEEKDAY_ALONE.finditer(text):
-        if _marked(text[: m.start()]):
-            weekday = qtime._WEEKDAYS.index(m.group(0)[:3].lower())
-            found.append(Stated(m.group(0), True, weekday=weekday, where=m.start()))
+    weekdays = [m for m in _WEEKDAY_ALONE.finditer(text) if _marked(text[: m.start()])]
+    for m in weekdays:
+        weekday = qtime._WEEKDAYS.index(m.group(0)[:3].lower())
+        found.append(Stated(m.group(0), True, weekday=weekday, where=m.start()))
+    text = _blank_spans(text, [m.span() for m in weekdays])
     return sorted(found, key=lambda s: s.where), text
 
 
