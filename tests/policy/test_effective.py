@@ -99,6 +99,8 @@ def test_a_day_is_its_start_in_the_company_zone() -> None:
         ("Cora owns it from 5 April.", "5 April"),  # this year's is still to come
         ("Aria owns it until 1 May 2026, when it transfers to Cora.", "1 May 2026"),
         ("Starting Tuesday 4 May 2026, Cora owns it.", "Tuesday 4 May 2026"),  # a Monday
+        ("Effective 5/1/2026, Cora owns it.", "5/1/2026"),  # 1 May or 5 January?
+        ("Aria owns it until 5/1/2026, when it transfers to Cora.", "5/1/2026"),
         # a day and a vague time: two moves, and only one is dated
         ("Since 1 March 2026 Ben owns it, and next month it moves to Cora.", "next month"),
     ],
@@ -126,6 +128,7 @@ def test_two_starts_in_one_sentence_are_refused_even_with_effective_at() -> None
         ("Effective 2026-05-03, Kofi owns it.", "2026-05-04T02:22:00+09:00"),  # its UTC day
         ("Effective Wednesday, Kofi owns it.", "2026-10-14T11:00:00Z"),
         ("From next Monday, Kofi owns it.", "2026-04-06T00:00:00Z"),  # settled by the record
+        ("Effective 5/1/2026, Kofi owns it.", "2026-05-01T09:00:00Z"),  # 1 May or 5 January
     ],
 )
 def test_a_time_agreeing_with_effective_at_keeps_it(sentence: str, effective_at: str) -> None:

@@ -82,11 +82,12 @@ class Stated:
     zone_unread: bool = False  # a zone follows that this does not read ("09:00 CET")
     month_day: tuple[int, int] | None = None
     weekday: int | None = None
+    either: tuple[date, ...] = ()  # the days a numeric date may be ("5/1/2026")
     where: int = 0  # where it starts in the sentence
 
     @property
     def dated(self) -> bool:
-        return self.day is not None
+        return self.day is not None or bool(self.either)
 
 
 class Unreadable(Exception):
@@ -221,10 +222,16 @@ def _read(m: re.Match[str], text: str, tz: str) -> tuple[Stated, int]:
         weekday = groups.get("wd")
         if day and weekday and qtime._WEEKDAYS.index(weekday[:3].lower()) != day.weekday():
             raise Unreadable(f'"{phrase}": {day.isoformat()} is a {day.strftime("%A")}')
-    elif "a" in groups:  # 25/09/2026: only a day no reader could take for another
+    elif "a" in groups:  # 25/09/2026 is one day; 5/1/2026 is 1 May or 5 January
         a, b, year = int(groups["a"]), int(groups["b"]), groups["y"]
-        if len(year) != 4 or (a <= 12 and b <= 12 and a != b):
-            raise Unreadable(f'"{phrase}": it could be more than one day')
+        if len(year) != 4:
+            raise Unreadable(f'"{phrase}": a two-digit year could be any century')
+        if a <= 12 and b <= 12 and a != b:
+            either = [qtime._day(int(year), a, b), qtime._day(int(year), b, a)]
+            days = tuple(d for d in either if d is not None)
+            if len(days) != len(either):
+                raise Unreadable(f'"{phrase}": it is not a date on the calendar')
+            return Stated(phrase, marked, either=days), m.end()
         month, dom = (a, b) if b > 12 or a == b else (b, a)
         day = qtime._day(int(year), month, dom)
     else:
@@ -283,7 +290,7 @@ def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
 def _key(s: Stated) -> object:
     if s.instant is not None:
         return qtime.to_ms(s.instant)
-    return s.day or s.month_day or s.weekday
+    return s.day or s.either or s.month_day or s.weekday
 
 
 def _lately(s: Stated, at: datetime, tz: str) -> bool:
@@ -314,6 +321,8 @@ def _agrees(s: Stated, effective_at: datetime, tz: str) -> bool:
         return any(t.replace(tzinfo=None, second=0, microsecond=0) == wall for t in local)
     if s.day is not None:
         return any(t.date() == s.day for t in local)
+    if s.either:  # 5/1/2026 fits an effective_at on either day it may be
+        return any(t.date() in s.either for t in local)
     if s.month_day is not None:
         return any((t.month, t.day) == s.month_day for t in local)
     return any(t.weekday() == s.weekday for t in local)
