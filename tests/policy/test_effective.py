@@ -51,6 +51,9 @@ def test_a_table_rows_other_dates_are_its_columns() -> None:
     row = "| Billing Gateway | Cora Lind | 2026-02-11 |"
     assert effective_time(row, AT, None, "UTC", row=True) == AT
     assert isinstance(effective_time(row, AT, None, "UTC"), str)  # a sentence: which is it?
+    short = "| Billing Gateway | Cora Lind | 03/04/26 |"  # a year of two digits: no day
+    assert effective_time(short, AT, None, "UTC", row=True) == AT
+    assert isinstance(effective_time(short, AT, None, "UTC"), str)
     since = "| Billing Gateway | Cora Lind (from 2026-05-01) |"
     assert effective_time(since, AT, None, "UTC", row=True) == utc("2026-05-01T00:00:00+00:00")
 

@@ -83,11 +83,12 @@ class Stated:
     month_day: tuple[int, int] | None = None
     weekday: int | None = None
     either: tuple[date, ...] = ()  # the days a numeric date may be ("5/1/2026")
+    unreadable: str | None = None  # why a date not given as the start was not read
     where: int = 0  # where it starts in the sentence
 
     @property
     def dated(self) -> bool:
-        return self.day is not None or bool(self.either)
+        return self.day is not None or bool(self.either) or self.unreadable is not None
 
 
 class Unreadable(Exception):
@@ -176,7 +177,14 @@ def stated_times(sentence: str, tz: str = "UTC") -> tuple[list[Stated], str]:
     for pattern in _DAY_FORMS:
         spans: list[tuple[int, int]] = []
         for m in pattern.finditer(text):
-            stated, end = _read(m, text, tz)
+            try:
+                stated, end = _read(m, text, tz)
+            except Unreadable as exc:
+                if _marked(text[: m.start()]):
+                    raise
+                # not said to be the start: refuses a sentence as any such day does, and
+                # is another column's in a table row ("Last reviewed: 03/04/26")
+                stated, end = Stated(m.group(0).strip(), False, unreadable=str(exc)), m.end()
             found.append(replace(stated, where=m.start()))
             spans.append((m.start(), end))
         text = _blank_spans(text, spans)
