@@ -119,8 +119,8 @@ def test_graph_flag_is_checked_and_never_falls_back_to_the_default(
     "unexpected ResponseError ... WRONGTYPE"."""
     from companybrain.graph.connection import Store
 
-    assert run_cli("status").exit_code == 0  # makes the graph
     store = Store(settings)
+    store.ensure_schema()  # makes the graph (`status`, which only reads, does not)
     assert store.graph_exists()
     for name in ("", f"companybrain:lock:ingest:{settings.graph}", "a b", "x_board"):
         result = run_cli("--graph", name, "reset", "--yes")

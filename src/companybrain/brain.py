@@ -6,7 +6,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companybrain.config import Settings
+from companybrain.config import Settings, missing_graph
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import schema_q
 
@@ -24,7 +24,10 @@ class Brain:
         *,
         home: str | Path | None = None,
         settings: Settings | None = None,
+        create: bool = True,
     ) -> None:
+        """`create=False` (what only reads): a graph that does not exist is an InputError
+        naming it and those that do, instead of a new empty graph answering from nothing."""
         settings = settings or Settings.from_env()
         if home is not None:
             settings = settings.with_(home=Path(home))
@@ -32,22 +35,12 @@ class Brain:
             settings = settings.with_(graph=graph)
         self.settings = settings
         self.store = Store(settings)
+        if not create:
+            self.store.require_graph()
         self.store.ensure_schema()
 
     def status(self) -> dict[str, Any]:
-        from companybrain.ingest.status import last_ingest
-
-        embedded = self.store.embedded
-        return {
-            "data": str(self.settings.home.resolve()) if embedded else None,
-            "server": self.store.where,
-            "mode": "embedded" if embedded else "external",
-            "falkordb_version": self.store.server_version(),
-            "graph": self.store.graph_name,
-            "labels": schema_q.label_counts(self.store),
-            "relationships": schema_q.relationship_counts(self.store),
-            "last_ingest": last_ingest(self.store),
-        }
+        return status(self.store)
 
     def ask(
         self,
@@ -88,3 +81,23 @@ class Brain:
 
     def close(self) -> None:
         self.store.close()
+
+
+def status(store: Store) -> dict[str, Any]:
+    """Where the data is, the server, and the graph's counts. A graph that does not exist is
+    not created (a query would): no counts, and `missing` names the graphs that do exist."""
+    from companybrain.ingest.status import last_ingest
+
+    graphs = store.list_graphs()
+    exists = store.graph_name in graphs
+    return {
+        "data": str(store.settings.home.resolve()) if store.embedded else None,
+        "server": store.where,
+        "mode": "embedded" if store.embedded else "external",
+        "falkordb_version": store.server_version(),
+        "graph": store.graph_name,
+        "missing": None if exists else missing_graph(store.graph_name, graphs),
+        "labels": schema_q.label_counts(store) if exists else {},
+        "relationships": schema_q.relationship_counts(store) if exists else {},
+        "last_ingest": last_ingest(store) if exists else None,
+    }

@@ -212,6 +212,18 @@ def graph_name_problem(name: str) -> str | None:
     )
 
 
+def missing_graph(name: str, existing: list[str]) -> str:
+    """The error of a command that reads a graph that does not exist: it names the graph and
+    those that do (boards are read through their graph, so they are left out)."""
+    graphs = sorted(g for g in existing if not g.endswith("_board"))
+    where = (
+        "the graphs are " + ", ".join(graphs)
+        if graphs
+        else "there are no graphs yet (`brain ingest` or `brain ingest-repo` creates one)"
+    )
+    return f"no graph named {name!r}: {where}; choose one with --graph or BRAIN_GRAPH"
+
+
 def falkordb_url_problem(url: str) -> str | None:
     """Why the client could not read `url`, or None (its own rules, read without it)."""
     if not url.strip():

@@ -87,18 +87,12 @@ def viewer_for(store: Store, person: str | None, field: str = "--as") -> Viewer:
 MAX_QUESTION_CHARS = 2_000
 
 
-def ask(
-    store: Store,
-    settings: Settings,
-    question: str,
-    *,
-    now: str | datetime | None = None,
-    as_of: str | None = None,
-    as_person: str | None = None,
-    router: Router | None = None,
-    as_of_field: str = "--as-of",
-) -> Answer:
-    """`as_of_field` names `as_of` in errors: the option or request field it came from."""
+def check_inputs(
+    question: str, now: str | datetime | None, as_of: str | None, as_of_field: str = "--as-of"
+) -> tuple[str, datetime]:
+    """What `ask` checks before it reads the graph (so a command can check it before it
+    opens one): the question (returned stripped), the clock (returned), and that `as_of` is
+    one day or instant (read in UTC here; the company's zone decides which instant later)."""
     question = question.strip()
     if not question:
         raise InputError("the question is empty")
@@ -114,6 +108,24 @@ def ask(
         except UnicodeEncodeError as exc:  # undecodable bytes on a command line
             raise InputError(f"the question is not valid Unicode text ({exc.reason})") from exc
     clock = parse_now(now)
+    if as_of is not None:
+        _read_as_of(as_of, clock, "UTC", as_of_field)
+    return question, clock
+
+
+def ask(
+    store: Store,
+    settings: Settings,
+    question: str,
+    *,
+    now: str | datetime | None = None,
+    as_of: str | None = None,
+    as_person: str | None = None,
+    router: Router | None = None,
+    as_of_field: str = "--as-of",
+) -> Answer:
+    """`as_of_field` names `as_of` in errors: the option or request field it came from."""
+    question, clock = check_inputs(question, now, as_of, as_of_field)
     viewer = viewer_for(store, as_person)
     catalog = load_catalog(store, viewer)
     router = router or get_router(settings)
@@ -211,13 +223,17 @@ def _question_time(
 ) -> QuestionTime | VagueDate:
     """--as-of fixes the time and overrides the question's own date text."""
     if as_of is not None:
-        if len(as_of) > 100:  # a day or an instant; the readers are not linear in length
-            raise InputError(f"{field}: {len(as_of):,} characters is not a day or an instant")
-        reading = parse_as_of(as_of, clock, catalog.timezone)
-        if isinstance(reading, VagueDate):
-            raise InputError(reading.given_as(field))
-        return reading
+        return _read_as_of(as_of, clock, catalog.timezone, field)
     return parse_question_time(question, clock, catalog.timezone, names=catalog.name_set())
+
+
+def _read_as_of(as_of: str, clock: datetime, tz: str, field: str) -> QuestionTime:
+    if len(as_of) > 100:  # a day or an instant; the readers are not linear in length
+        raise InputError(f"{field}: {len(as_of):,} characters is not a day or an instant")
+    reading = parse_as_of(as_of, clock, tz)
+    if isinstance(reading, VagueDate):
+        raise InputError(reading.given_as(field))
+    return reading
 
 
 def _repository_may_know(route: Route) -> bool:

@@ -18,7 +18,13 @@ from falkordb.helpers import stringify_param_value
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from companybrain.config import SOCKET_NAME, Settings, graph_name_problem, redact_url
+from companybrain.config import (
+    SOCKET_NAME,
+    Settings,
+    graph_name_problem,
+    missing_graph,
+    redact_url,
+)
 from companybrain.cycles import no_cycle_collection
 from companybrain.errors import BusyError, ConfigError, InputError, StoreError
 from companybrain.graph.server import LOAD_TIMEOUT_S, EmbeddedServer
@@ -533,6 +539,13 @@ class Store:
 
     def graph_exists(self) -> bool:
         return self.graph_name in self.list_graphs()
+
+    def require_graph(self) -> None:
+        """For what only reads: a graph that does not exist is one InputError naming it and
+        those that do. Reading must not create it (a query does), nor answer from it empty."""
+        graphs = self.list_graphs()
+        if self.graph_name not in graphs:
+            raise InputError(missing_graph(self.graph_name, graphs))
 
     def list_graphs(self) -> list[str]:
         try:

@@ -137,7 +137,8 @@ def test_serve_refuses_a_public_address_without_a_token(run_cli) -> None:  # typ
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
 
 
-def test_serve_in_the_background_and_stop_it(run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_serve_in_the_background_and_stop_it(run_cli, store) -> None:  # type: ignore[no-untyped-def]
+    """`store`: the graph served exists (serving one that does not is an error)."""
     port = free_port()
     started = run_cli("serve", "--background", "--port", str(port))
     assert started.exit_code == 0, started.output

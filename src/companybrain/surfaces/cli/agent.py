@@ -26,7 +26,7 @@ def run_agent_cli(
     out = Console(highlight=False, soft_wrap=True)
     # with --json, stdout carries only the JSON: the calls stream to stderr
     live = Console(stderr=True, highlight=False, soft_wrap=True) if as_json else out
-    brain = state.brain()
+    brain = state.reader()
     if not brain.settings.model_configured:
         live.print("[yellow]--agent: no model is configured; showing the routed answer[/]")
 

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from companybrain.ask.agent import DEFAULT_MAX_STEPS
+from companybrain.ask.engine import check_inputs
 from companybrain.ask.explain import PATH_WORDS, chain_text, motivations
 from companybrain.model.answer import Answer
 from companybrain.surfaces.cli.agent import run_agent_cli
@@ -65,13 +66,14 @@ def ask_cmd(
     """Ask a question; get the record and the quote, or a refusal with its reason."""
     if graph:
         state.settings = state.settings.with_(graph=graph)
+    check_inputs(question, now, as_of)  # the question and the flags first, then the graph
     if agent:
         run_agent_cli(
             state, question, now=now, as_of=as_of, as_person=as_person, as_json=as_json,
             max_steps=max_steps,
         )  # fmt: skip
         return
-    answer = state.brain().ask(question, now=now, as_of=as_of, as_person=as_person)
+    answer = state.reader().ask(question, now=now, as_of=as_of, as_person=as_person)
     if as_json:
         click.echo(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -22,5 +22,12 @@ class CliState:
             self._brain = Brain(settings=self.settings)
         return self._brain
 
+    def reader(self) -> Brain:
+        """The Brain of a command that only reads: a graph that does not exist is one error
+        naming it and those that do, never created empty (a mistyped --graph)."""
+        if self._brain is None:
+            self._brain = Brain(settings=self.settings, create=False)
+        return self._brain
+
 
 pass_state = click.make_pass_decorator(CliState)

@@ -9,7 +9,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from companybrain.brain import status as status_of
 from companybrain.errors import ConfigError
+from companybrain.graph.connection import Store
 from companybrain.graph.server import EmbeddedServer
 from companybrain.surfaces.cli.context import CliState, pass_state
 
@@ -20,7 +22,7 @@ from companybrain.surfaces.cli.context import CliState, pass_state
 def status(state: CliState, as_json: bool) -> None:
     """Where the data is, the server version, whether the last ingest finished and counts
     per label."""
-    info = state.brain().status()
+    info = status_of(Store(state.settings))  # a graph that does not exist is not created
     if as_json:
         click.echo(json.dumps(info, indent=2))
         return
@@ -30,6 +32,8 @@ def status(state: CliState, as_json: bool) -> None:
         console.print(f"data:    {info['data']}")
     console.print(f"server:  {info['server']}")
     console.print(f"FalkorDB {info['falkordb_version']}")
+    if info["missing"]:
+        console.print(f"[bold yellow]warning:[/] {escape(info['missing'])}", soft_wrap=True)
     last = info["last_ingest"]
     if last and last["warning"]:
         # One line, never wrapped: scripts and people grep for it.
@@ -86,7 +90,6 @@ def reset(state: CliState, yes: bool) -> None:
     """Delete every node and edge of the graph (--graph)."""
     if not yes:
         raise click.UsageError("reset deletes the whole graph; pass --yes to confirm")
-    from companybrain.graph.connection import Store
     from companybrain.ingest.lock import IngestLock
 
     store = Store(state.settings)

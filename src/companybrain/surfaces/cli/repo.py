@@ -157,7 +157,7 @@ def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
 @pass_state
 def why_cmd(state: CliState, subject: str, as_json: bool) -> None:
     """The decisions behind a file, folder, symbol or topic."""
-    _show(tools.why(state.brain().store, subject), as_json)
+    _show(tools.why(state.reader().store, subject), as_json)
 
 
 @click.command("what-breaks")
@@ -166,7 +166,7 @@ def why_cmd(state: CliState, subject: str, as_json: bool) -> None:
 @pass_state
 def what_breaks_cmd(state: CliState, path: str, as_json: bool) -> None:
     """Decisions that rest on a file, and experiments already disproven against them."""
-    _show(tools.what_breaks(state.brain().store, path), as_json)
+    _show(tools.what_breaks(state.reader().store, path), as_json)
 
 
 @click.command("disproven")
@@ -175,7 +175,7 @@ def what_breaks_cmd(state: CliState, path: str, as_json: bool) -> None:
 @pass_state
 def disproven_cmd(state: CliState, topic: str, as_json: bool) -> None:
     """Experiments recorded as tried and disproven (about a topic or file)."""
-    _show(tools.disproven(state.brain().store, topic), as_json)
+    _show(tools.disproven(state.reader().store, topic), as_json)
 
 
 @click.command("who-knows")
@@ -184,7 +184,7 @@ def disproven_cmd(state: CliState, topic: str, as_json: bool) -> None:
 @pass_state
 def who_knows_cmd(state: CliState, path: str, as_json: bool) -> None:
     """People ranked by their history on a file or folder, with the bus factor."""
-    _show(tools.who_knows(state.brain().store, path), as_json)
+    _show(tools.who_knows(state.reader().store, path), as_json)
 
 
 @click.command("trace")
@@ -193,7 +193,7 @@ def who_knows_cmd(state: CliState, path: str, as_json: bool) -> None:
 @pass_state
 def trace_cmd(state: CliState, decision: str, as_json: bool) -> None:
     """What replaced what: the supersession chain through a decision."""
-    _show(history_tools.trace(state.brain().store, decision), as_json)
+    _show(history_tools.trace(state.reader().store, decision), as_json)
 
 
 @click.command("origin")
@@ -202,7 +202,7 @@ def trace_cmd(state: CliState, decision: str, as_json: bool) -> None:
 @pass_state
 def origin_cmd(state: CliState, subject: str, as_json: bool) -> None:
     """The commit and author that introduced a file or recorded a decision."""
-    _show(history_tools.origin(state.brain().store, subject), as_json)
+    _show(history_tools.origin(state.reader().store, subject), as_json)
 
 
 @click.command("connect")
@@ -212,7 +212,7 @@ def origin_cmd(state: CliState, subject: str, as_json: bool) -> None:
 @pass_state
 def connect_cmd(state: CliState, a: str, b: str, as_json: bool) -> None:
     """How two things are joined: files, decisions, commits, people (algo.SPpaths)."""
-    _show(connect.connect(state.brain().store, a, b), as_json)
+    _show(connect.connect(state.reader().store, a, b), as_json)
 
 
 @click.command("told")
@@ -236,7 +236,7 @@ def told_cmd(
     clock = parse_now(now)
     _show(
         told.told(
-            state.brain().store,
+            state.reader().store,
             when or clock.isoformat(timespec="seconds"),
             topic,
             file,
@@ -259,7 +259,7 @@ def told_cmd(
 @pass_state
 def review_cmd(state: CliState, rev: str, base: str | None, repo: Path | None, fmt: str) -> None:
     """Which recorded decisions a change touches, judged by the log as it stood then."""
-    answer = review_tool(state.brain().store, rev, base, repo=repo)
+    answer = review_tool(state.reader().store, rev, base, repo=repo)
     if fmt == "json":
         _show(answer, True)
     elif fmt == "markdown":

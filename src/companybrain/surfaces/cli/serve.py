@@ -20,6 +20,7 @@ from pathlib import Path
 import click
 
 from companybrain.errors import ConfigError, InputError
+from companybrain.graph.connection import Store
 from companybrain.graph.server import make_home
 from companybrain.surfaces.cli.context import CliState, pass_state
 
@@ -89,6 +90,9 @@ def serve_cmd(
         raise ConfigError(
             f"--host {host} is not loopback: set an access token with --token or BRAIN_WEB_TOKEN"
         )
+    # the pages only read (a request can never create a graph): a mistyped --graph is an
+    # error naming it here, not an app whose every page is a 404
+    Store(state.settings).require_graph()
     if background:
         click.echo(start_background(home, state.settings.graph, host, port, as_person, token))
         return

@@ -31,6 +31,7 @@ def mcp_cmd(
     settings = state.settings.with_(bounded_replies=True)  # a frozen database fails a call
     store = ReadOnlyStore(settings)
     clock = parse_now(now) if now else None  # without --now: the real time of each call
+    store.require_graph()  # else every call would be refused as if the graph knew nothing
     ctx = ToolContext(store, settings, now=clock, as_person=as_person)
     if as_person is not None:
         check_person(ctx)
