@@ -119,6 +119,16 @@ def test_graph_page_draws_a_neighbourhood_and_links_onward(client: TestClient) -
     assert {"DEPENDS_ON", "ABOUT", "MENTIONS"} <= {n["rel"] for n in data["neighbours"]}
 
 
+def test_graph_properties_are_json_values_not_python_text(client: TestClient) -> None:
+    """`/api/graph` gave `"['billing gateway', 'billing-gw']"` and `"True"`."""
+    service = client.get("/api/graph", params={"id": "billing-gateway"}).json()
+    assert service["properties"]["aliases"] == ["billing gateway", "billing-gw"]
+    person = client.get("/api/graph", params={"id": "ana", "label": "Person"}).json()
+    assert person["properties"]["org"] is True
+    page = client.get("/graph", params={"id": "billing-gateway"})
+    assert '<dd>["billing gateway", "billing-gw"]</dd>' in page.text, page.text
+
+
 def test_graph_hides_records_and_claims_the_person_may_not_see(client: TestClient) -> None:
     everyone = client.get("/api/graph", params={"id": "search-index"}).json()
     assert any(n["label"] == "OwnershipClaim" for n in everyone["neighbours"])

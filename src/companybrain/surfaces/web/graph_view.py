@@ -77,12 +77,11 @@ def neighbourhood(store: Store, node_id: str, label: str | None, viewer: Viewer)
                 "outgoing": bool(r["outgoing"]),
             }
         )
-    props = {}
-    for key, value in centre.items():
-        if key.startswith("_") or key in {"acl", "hash"}:
-            continue
-        text = value if isinstance(value, str) else repr(value)
-        props[key] = text if len(text) <= TEXT_PREVIEW else text[:TEXT_PREVIEW] + "…"
+    props = {
+        key: _preview(value)
+        for key, value in centre.items()
+        if not key.startswith("_") and key not in {"acl", "hash"}
+    }
     return {
         "centre": {
             "label": label,
@@ -96,6 +95,16 @@ def neighbourhood(store: Store, node_id: str, label: str | None, viewer: Viewer)
         "cut": cut,
         "drawing": _layout(seen),
     }
+
+
+def _preview(value: Any) -> Any:
+    """A property as the JSON value it is (a list stays a list, a flag a boolean), its text
+    cut at TEXT_PREVIEW characters."""
+    if isinstance(value, str):
+        return value if len(value) <= TEXT_PREVIEW else value[:TEXT_PREVIEW] + "…"
+    if isinstance(value, list):
+        return [_preview(v) for v in value]
+    return value
 
 
 def _layout(nodes: list[dict[str, Any]]) -> dict[str, Any]:
