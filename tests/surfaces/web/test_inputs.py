@@ -130,3 +130,28 @@ def test_errors_name_the_web_fields_not_cli_options(client: TestClient) -> None:
     assert "--" not in _one_error(vague, 400, "as_of")
     owners = client.get("/api/owners?as=nobody")
     assert "--" not in _one_error(owners, 400, "as")
+
+
+def test_a_page_showing_an_error_gives_the_status_the_api_gives(
+    client: TestClient, site: Site
+) -> None:
+    """The Add record page answered 400 ("bad input") to a busy database, where
+    `/api/records` answered 503 (try again later)."""
+    from companybrain.graph.connection import Store
+    from companybrain.ingest.lock import LOCK_NAME
+
+    store = Store(site.settings)
+    client.get("/records/new")  # sets the CSRF cookie
+    form = {"csrf": client.cookies["brain_csrf"], "text": "Hello there.", "author": "cy"}
+    assert store.take_lock(LOCK_NAME, "r1a2b3c4d5e6", 60_000)  # an ingest is running
+    try:
+        api = client.post("/api/records", json={"text": "Hello there.", "author": "cy"})
+        page = client.post("/records/new", data=form)
+    finally:
+        store.drop_lock(LOCK_NAME, "r1a2b3c4d5e6")
+    assert api.status_code == 503, api.text
+    assert page.status_code == 503 and "r1a2b3c4d5e6" in page.text
+    bad = {"q": "Who owns the billing gateway?", "now": "yesterday"}
+    assert client.get("/", params=bad).status_code == 400  # as /api/ask, not 200
+    api_ask = client.post("/api/ask", json={"question": bad["q"], "now": "yesterday"})
+    assert api_ask.status_code == 400

@@ -21,9 +21,9 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from companybrain.config import Settings
-from companybrain.errors import BrainError, BusyError, ConfigError, ModelError, StoreError
+from companybrain.errors import BrainError, BusyError
 from companybrain.surfaces.web import api, inputs, pages, security
-from companybrain.surfaces.web.context import NotFound, WebContext, shown
+from companybrain.surfaces.web.context import NotFound, WebContext, http_status, shown
 
 STATIC = Path(__file__).parent / "static"
 
@@ -122,15 +122,3 @@ def validation_message(errors: Sequence[Any]) -> str:
         where = ".".join(str(p) for p in loc[1:]) or str(loc[0])
         found.append(f"{where}: {e.get('msg', 'not valid')}")
     return "; ".join(dict.fromkeys(found))
-
-
-def http_status(exc: BrainError) -> int:
-    """A bad question or record is the caller's (400); a busy or unreachable database, a
-    failing model or a broken setting is ours, and a client may try again later."""
-    if isinstance(exc, StoreError):  # BusyError included
-        return 503
-    if isinstance(exc, ModelError):
-        return 502
-    if isinstance(exc, ConfigError):
-        return 500
-    return 400

@@ -12,7 +12,7 @@ from companybrain.ask.engine import viewer_for
 from companybrain.board.options import board_graph
 from companybrain.brain import Brain
 from companybrain.config import Settings
-from companybrain.errors import InputError
+from companybrain.errors import BrainError, ConfigError, InputError, ModelError, StoreError
 from companybrain.graph.connection import Store
 from companybrain.policy.access import Viewer
 from companybrain.policy.time import clock_now
@@ -100,3 +100,15 @@ def shown(exc: BaseException, settings: Settings) -> str:
     """An error as a page or API call shows it: the data folder is named by its setting,
     never by where it is on the server's disk (a database error names its socket and log)."""
     return str(exc).replace(str(settings.home.resolve()), "$BRAIN_HOME")
+
+
+def http_status(exc: BrainError) -> int:
+    """A bad question or record is the caller's (400); a busy or unreachable database, a
+    failing model or a broken setting is ours, and a client may try again later."""
+    if isinstance(exc, StoreError):  # BusyError included
+        return 503
+    if isinstance(exc, ModelError):
+        return 502
+    if isinstance(exc, ConfigError):
+        return 500
+    return 400

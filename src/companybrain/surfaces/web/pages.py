@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from companybrain.errors import BrainError, InputError
 from companybrain.graph.queries import ask_q
 from companybrain.surfaces.web import board_view, company, graph_view, live, review_view
-from companybrain.surfaces.web.context import Asker, WebContext, now_utc, shown
+from companybrain.surfaces.web.context import Asker, WebContext, http_status, now_utc, shown
 from companybrain.surfaces.web.security import (
     SESSION_COOKIE,
     check_form,
@@ -108,17 +108,17 @@ def router(web: WebContext) -> APIRouter:
     def ask_page(request: Request, q: str = "", as_of: str = "", now: str = "") -> Response:
         graph, brain, asker = setup(request)
         people = ask_q.people(brain.store) if not web.pinned else []
-        view, error = None, None
+        view, error, status = None, None, 200
         steps: list[str] = []
         if q.strip():
             try:
                 view = live.run_ask(
                     brain, asker, live.AskInput(q, as_of or None, now or None), steps.append
                 )
-            except BrainError as exc:
-                error = shown(exc, web.settings)
+            except BrainError as exc:  # the status `/api/ask` gives the same error
+                error, status = shown(exc, web.settings), http_status(exc)
         return pages.render(
-            request, "ask.html", "ask", "Ask", graph, asker.person,
+            request, "ask.html", "ask", "Ask", graph, asker.person, status,
             q=q, as_of=as_of, now=now, people=people, answer=view, steps=steps, error=error,
         )  # fmt: skip
 
@@ -180,7 +180,7 @@ def router(web: WebContext) -> APIRouter:
         asker = web.asker(brain.store, str(form.get("as") or "") or None)
         text = str(form.get("text") or "").strip()
         author = web.pinned or str(form.get("author") or "")
-        result, error = None, None
+        result, error, status = None, None, 200
         try:
             if not text:
                 raise InputError("text: the record is empty")
@@ -193,12 +193,11 @@ def router(web: WebContext) -> APIRouter:
                 about=[],
                 now=now_utc(),
             )
-        except BrainError as exc:
-            error = shown(exc, web.settings)
+        except BrainError as exc:  # the status `/api/records` gives the same error
+            error, status = shown(exc, web.settings), http_status(exc)
         return pages.render(
-            request, "add.html", "add", "Add record", graph, asker.person,
+            request, "add.html", "add", "Add record", graph, asker.person, status,
             people=ask_q.people(brain.store), result=result, error=error,
-            status_code=200 if error is None else 400,
         )  # fmt: skip
 
     # -- board -----------------------------------------------------------------------
@@ -258,9 +257,9 @@ def router(web: WebContext) -> APIRouter:
         sha: str,
         synced: Any = None,
         error: str | None = None,
+        status: int = 200,
     ) -> Response:
         repos = review_view.repositories(brain.store)
-        status = 200
         known = repos and (repo in {x["repo"] for x in repos} or not repo)
         if repos and not repo:
             repo = repos[0]["repo"]
@@ -274,7 +273,7 @@ def router(web: WebContext) -> APIRouter:
             try:
                 review = review_view.commit_review(brain.store, repo, sha)
             except BrainError as exc:
-                error = shown(exc, web.settings)
+                error, status = shown(exc, web.settings), http_status(exc)
         return pages.render(
             request, "review.html", "review", "Review", graph, asker.person, status,
             repos=repos, repo=repo, commits=commits, heads=heads, sha=sha, r=review,
@@ -298,12 +297,14 @@ def router(web: WebContext) -> APIRouter:
         brain = web.brain(graph)
         asker = web.asker(brain.store, None)
         repo = str(form.get("repo") or "")
-        synced, error = None, None
+        synced, error, status = None, None, 200
         try:
             synced = review_view.sync(web.settings, brain.store, repo or None)
         except BrainError as exc:
-            error = shown(exc, web.settings)
-        return review_render(request, graph, brain, asker, repo, "", synced=synced, error=error)
+            error, status = shown(exc, web.settings), http_status(exc)
+        return review_render(
+            request, graph, brain, asker, repo, "", synced=synced, error=error, status=status
+        )
 
     # -- graph -----------------------------------------------------------------------
 
