@@ -155,3 +155,16 @@ def test_a_page_showing_an_error_gives_the_status_the_api_gives(
     assert client.get("/", params=bad).status_code == 400  # as /api/ask, not 200
     api_ask = client.post("/api/ask", json={"question": bad["q"], "now": "yesterday"})
     assert api_ask.status_code == 400
+
+
+@pytest.mark.parametrize("blank", ["", "   "])
+def test_an_empty_question_or_record_is_one_error_however_empty(
+    client: TestClient, blank: str
+) -> None:
+    """ "" was 422 "String should have at least 1 character", "   " 400 "the question is
+    empty": one problem, two statuses and two wordings."""
+    ask = client.post("/api/ask", json={"question": blank})
+    assert (ask.status_code, ask.json()) == (400, {"error": "the question is empty"})
+    record = client.post("/api/records", json={"text": blank, "author": "cy"})
+    assert record.status_code == 400
+    assert record.json()["error"].startswith("the record's text is empty")

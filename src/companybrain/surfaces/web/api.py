@@ -19,7 +19,7 @@ AS = Query(default=None, alias="as", description="Ask as this person (their reco
 
 
 class AskBody(BaseModel):
-    question: str = Field(min_length=1, max_length=2000)
+    question: str = Field(max_length=2000)  # empty, or only spaces: 400 from `ask`
     now: str | None = None
     as_of: str | None = None
     as_: str | None = Field(default=None, alias="as")
@@ -27,7 +27,7 @@ class AskBody(BaseModel):
 
 
 class RecordBody(BaseModel):
-    text: str = Field(min_length=1, max_length=100_000)
+    text: str = Field(max_length=100_000)  # empty, or only spaces: 400 from the ingest
     author: str
     id: str | None = Field(default=None, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
     about: list[str] = Field(default_factory=list)
