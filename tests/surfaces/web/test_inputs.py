@@ -168,3 +168,18 @@ def test_an_empty_question_or_record_is_one_error_however_empty(
     record = client.post("/api/records", json={"text": blank, "author": "cy"})
     assert record.status_code == 400
     assert record.json()["error"].startswith("the record's text is empty")
+
+
+def test_a_body_that_is_not_utf8_or_nested_too_deep_is_named(client: TestClient) -> None:
+    """Both were "There was an error parsing the body" (400); deep JSON sent to a form's
+    address was a 500 (RecursionError in the check of every request's values)."""
+    json_type = {"content-type": "application/json"}
+    deep = b"[" * 100_000 + b"]" * 100_000
+    for body, said in (
+        (b'{"question": "\xff"}', "body: not valid JSON (not UTF-8 text at byte 14)"),
+        (b'{"question": ' + deep + b"}", "body: not valid JSON (nested too deeply to read)"),
+    ):
+        reply = client.post("/api/ask", content=body, headers=json_type)
+        assert (reply.status_code, reply.json()) == (422, {"error": said})
+    form = client.post("/records/new", content=deep, headers=json_type)
+    assert form.status_code == 403, form.text  # no CSRF token: refused, not a crash

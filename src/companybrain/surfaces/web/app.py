@@ -87,6 +87,9 @@ def create_app(
     # Starlette's, which FastAPI's subclasses: its router raises it for an unknown address
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
+        problem = body_problem(exc)
+        if problem is not None:  # said as a body that is not JSON is (422)
+            return _error_page(request, 422, problem)
         return _error_page(request, exc.status_code, str(exc.detail))
 
     @app.exception_handler(RequestValidationError)
@@ -108,6 +111,17 @@ def create_app(
         return Response(status_code=204)
 
     return app
+
+
+def body_problem(exc: HTTPException) -> str | None:
+    """What FastAPI's "There was an error parsing the body" was, when its cause says: bytes
+    that are not UTF-8, or JSON nested deeper than the parser goes."""
+    cause = exc.__cause__
+    if isinstance(cause, UnicodeDecodeError):
+        return f"body: not valid JSON (not UTF-8 text at byte {cause.start})"
+    if isinstance(cause, RecursionError):
+        return "body: not valid JSON (nested too deeply to read)"
+    return None
 
 
 def validation_message(errors: Sequence[Any]) -> str:

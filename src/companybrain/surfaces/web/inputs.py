@@ -86,7 +86,7 @@ async def check_values(request: Request) -> None:
     if request.method in {"POST", "PUT", "PATCH"} and kind == "application/json":
         try:
             body = await request.json()
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # nested past the stack
             body = None  # not JSON: the route's own validation says so
         if isinstance(body, dict):
             fields += list(body.items())
