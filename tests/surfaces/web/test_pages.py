@@ -308,3 +308,12 @@ def test_a_pinned_server_stores_typed_records_as_its_person(site: Site) -> None:
     assert stored.status_code == 200, stored.text
     record = pinned.get("/api/record", params={"id": "pin-1"}).json()["record"]
     assert record["author"] == "ana" and record["kind"] == "chat"
+
+
+def test_a_page_answers_head(client: TestClient) -> None:
+    """`HEAD /` was 405 Method Not Allowed (a link checker or uptime probe saw it down)."""
+    for path in ("/", "/owners", "/graph", "/login"):
+        head = client.head(path)
+        assert head.status_code == 200, (path, head.status_code)
+        assert head.headers["content-type"].startswith("text/html")
+    assert client.head("/ask/stream", params={"q": "x"}).status_code == 405  # not run

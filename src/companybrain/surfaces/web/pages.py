@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 import jinja2
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.routing import APIRoute
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
@@ -28,6 +29,7 @@ from companybrain.surfaces.web.security import (
 
 TEMPLATES = Path(__file__).parent / "templates"
 STARTS = 30  # nodes offered on the Graph page before one is chosen
+STREAMS = {"/ask/stream", "/board/events"}  # GET only: a HEAD would run the question or poll
 
 
 def templates() -> Jinja2Templates:
@@ -349,6 +351,12 @@ def router(web: WebContext) -> APIRouter:
         )
         return response
 
+    for route in r.routes:  # HEAD of a page, as of any web page (a link checker's, uptime's)
+        if not isinstance(route, APIRoute) or route.path in STREAMS:
+            continue
+        methods = route.methods or set()  # the route's own set: adding to it adds HEAD
+        if "GET" in methods:
+            methods.add("HEAD")
     return r
 
 
