@@ -75,9 +75,11 @@ def parse_now(value: str | datetime | None, field: str = "--now") -> datetime:
 
 def viewer_for(store: Store, person: str | None, field: str = "--as") -> Viewer:
     """What `person` may see; an unknown id is an InputError naming `field` (the option or
-    request field it came from)."""
+    request field it came from). Spaces around the id are not part of it (no id has them),
+    on every surface alike; nothing but spaces is no id."""
     if person is None:
         return Viewer.everyone()
+    person = person.strip()
     groups = ask_q.person_groups(store, person)
     if groups is None:
         raise InputError(f"{field}: no person with id {person!r} in this graph")

@@ -174,7 +174,9 @@ def _company(
 
 
 def _time(as_of: Any, clock: datetime, tz: str) -> QuestionTime | VagueDate:
-    if not as_of:
+    """Without `as_of`, now; an empty one is no day, as `brain ask --as-of ""` and the web
+    API's `"as_of": ""` are (a variable left empty must not mean today)."""
+    if as_of is None:
         return QuestionTime(as_of=clock.astimezone(UTC), now=clock)
     return parse_as_of(str(as_of), clock, tz)
 

@@ -1,0 +1,68 @@
+"""The CLI, the web API and the MCP tools read the same inputs the same way: spaces around
+a person's id are not part of it, and an empty as-of is no day (never "now")."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from companybrain.ask.engine import parse_now
+from companybrain.ask.registry import ReadOnlyStore, ToolContext, read_only_tools
+from companybrain.config import Settings
+from companybrain.errors import InputError
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from companybrain.surfaces.web import create_app
+from tests.conftest import REPO_ROOT
+
+NOW = "2026-10-20T12:00:00Z"
+QUESTION = "Who owns the audit log pipeline?"  # rafael may not see the restricted transfer
+
+
+@pytest.fixture
+def demo(store: Store, settings: Settings) -> Store:
+    ingest(store, REPO_ROOT / "demo" / "corpus", settings)
+    return store
+
+
+def test_spaces_around_a_person_are_ignored_everywhere(
+    demo: Store, settings: Settings, run_cli: Any
+) -> None:
+    """The web stripped them, `brain ask --as " rafael"` said there was no such person."""
+    reference = json.loads(
+        run_cli("ask", "--json", "--now", NOW, "--as", "rafael", QUESTION).output
+    )
+    spaced = run_cli("ask", "--json", "--now", NOW, "--as", " rafael ", QUESTION)
+    assert spaced.exit_code == 0, spaced.output
+    assert json.loads(spaced.output) == reference
+    web = TestClient(create_app(settings))
+    api = web.post("/api/ask", json={"question": QUESTION, "now": NOW, "as": " rafael "})
+    assert api.json() == reference
+    blank = run_cli("ask", "--as", "  ", QUESTION)
+    assert isinstance(blank.exception, InputError) and "--as" in str(blank.exception)
+
+
+def test_an_empty_as_of_is_refused_everywhere(
+    demo: Store, settings: Settings, run_cli: Any
+) -> None:
+    """MCP answered `as_of: ""` for now, where the CLI and the web API refuse it."""
+    question = "Who owns the billing gateway?"
+    cli = run_cli("ask", "--now", NOW, "--as-of", "", question)
+    assert isinstance(cli.exception, InputError) and "--as-of" in str(cli.exception)
+    web = TestClient(create_app(settings))
+    api = web.post("/api/ask", json={"question": question, "now": NOW, "as_of": ""})
+    assert api.status_code == 400 and api.json()["error"].startswith("as_of: ")
+    owner_of = next(t for t in read_only_tools() if t.name == "owner_of")
+    ro = ReadOnlyStore(settings)
+    try:
+        ctx = ToolContext(ro, settings, now=parse_now(NOW))
+        answer = owner_of(ctx, {"subject": "billing gateway", "as_of": ""}).to_dict()
+        without = owner_of(ctx, {"subject": "billing gateway"}).to_dict()
+    finally:
+        ro.close()
+    assert answer["status"] == "refused" and answer["refusal"]["code"] == "VAGUE_DATE"
+    assert answer["refusal"]["message"].startswith('as_of: ""')
+    assert without["status"] == "answered"  # left out, as_of is now
