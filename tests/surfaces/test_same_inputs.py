@@ -66,3 +66,24 @@ def test_an_empty_as_of_is_refused_everywhere(
     assert answer["status"] == "refused" and answer["refusal"]["code"] == "VAGUE_DATE"
     assert answer["refusal"]["message"].startswith('as_of: ""')
     assert without["status"] == "answered"  # left out, as_of is now
+
+
+def test_spaces_around_the_author_of_a_typed_record_are_ignored(
+    demo: Store, settings: Settings, run_cli: Any
+) -> None:
+    """`/api/records` with author " kofi " said "field `id` 'typed-...-  kofi ' starts or
+    ends with white space" (an id the caller never gave); `brain add --as " kofi"` said
+    there is no such person, while `brain ask --as " kofi"` reads kofi."""
+    added = run_cli("add", "Hello from the CLI.", "--as", " kofi ", "--id", "T-CLI-1")
+    assert added.exit_code == 0, (added.output, added.exception)
+    web = TestClient(create_app(settings))
+    stored = web.post(
+        "/api/records", json={"text": "Hello from the web.", "author": " kofi ", "id": "T-WEB-1"}
+    )
+    assert stored.status_code == 200, stored.text
+    generated = web.post("/api/records", json={"text": "And again.", "author": " kofi "})
+    assert generated.status_code == 200, generated.text
+    assert generated.json()["id"].endswith("-kofi")
+    for rid in ("T-CLI-1", "T-WEB-1", generated.json()["id"]):
+        record = web.get("/api/record", params={"id": rid}).json()["record"]
+        assert record["author"] == "kofi"

@@ -151,6 +151,7 @@ def add_cmd(
         at = parse_instant(now, "--now") if now else clock_now()
     except TimeProblem as exc:
         raise InputError(str(exc)) from exc
+    author = author.strip()  # as `ask --as` reads it (engine.viewer_for): no id has spaces
     rid = record_id or f"typed-{at.strftime('%Y%m%dT%H%M%S%f')}-{author}"  # as the web app's
     record = Record(
         id=rid, kind="chat", at=at, text=text, author=author, about=about, origin="brain add"

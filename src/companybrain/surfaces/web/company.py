@@ -221,6 +221,7 @@ def add_record(
     from companybrain.ingest.pipeline import add_typed_record
     from companybrain.ingest.records import check_typed
 
+    author = author.strip()  # as who asks is read (engine.viewer_for): no id has spaces
     catalog = load_catalog(store, asker.viewer)
     named = [m.entity for m in catalog.mentions(text, SERVICE, PROJECT)]
     named += [e for e in catalog.of(SERVICE, PROJECT) if e.id in about and e not in named]
