@@ -91,3 +91,24 @@ def test_the_served_web_app_refuses_to_start_on_a_missing_graph(
     assert line.startswith(f"error: no graph named {settings.graph!r}: the graphs are ")
     assert other_graph in line
     assert not Store(settings).graph_exists()
+
+
+@pytest.mark.parametrize("person", ["nobody", ""])
+def test_serve_as_no_one_is_refused_before_serving(
+    cli_env: dict[str, str], settings: Settings, person: str
+) -> None:
+    """`brain serve --as nobody` served a 400 "as: no person ..." on every page (`brain mcp
+    --as nobody` refuses to start); `--as ""` served every record to everyone."""
+    store = Store(settings)
+    store.ensure_schema()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "companybrain", "serve", "--port", "1", "--as", person],
+            cwd=REPO_ROOT, env=cli_env, capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+    finally:
+        store.delete_graph()
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [
+        f"error: --as: no person with id {person!r} in this graph"
+    ]

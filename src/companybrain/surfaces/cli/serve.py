@@ -19,6 +19,7 @@ from pathlib import Path
 
 import click
 
+from companybrain.ask.engine import viewer_for
 from companybrain.errors import ConfigError, InputError
 from companybrain.graph.connection import Store
 from companybrain.graph.server import make_home
@@ -91,8 +92,15 @@ def serve_cmd(
             f"--host {host} is not loopback: set an access token with --token or BRAIN_WEB_TOKEN"
         )
     # the pages only read (a request can never create a graph): a mistyped --graph is an
-    # error naming it here, not an app whose every page is a 404
-    Store(state.settings).require_graph()
+    # error naming it here, not an app whose every page is a 404; and so is a --as naming
+    # no one (`--as ""` from an empty variable would have served everything to everyone)
+    store = Store(state.settings)
+    try:
+        store.require_graph()
+        if as_person is not None:
+            viewer_for(store, as_person, "--as")  # as `brain mcp --as` checks it
+    finally:
+        store.close()
     if background:
         click.echo(start_background(home, state.settings.graph, host, port, as_person, token))
         return
