@@ -112,3 +112,16 @@ def test_serve_as_no_one_is_refused_before_serving(
     assert proc.stderr.strip().splitlines() == [
         f"error: --as: no person with id {person!r} in this graph"
     ]
+
+
+def test_ask_graph_empty_is_refused_not_the_default_graph(run_cli: Any) -> None:
+    """`brain ask --graph "$G"` with G empty answered from the default graph, citing it;
+    the global `--graph ""` is refused by name."""
+    from companybrain.errors import ConfigError
+
+    assert run_cli("ingest", str(REPO_ROOT / "demo" / "corpus")).exit_code == 0
+    question = "Who owns the billing gateway?"
+    for args in (["ask", "--graph", "", question], ["--graph", "", "ask", question]):
+        result = run_cli(*args)
+        assert isinstance(result.exception, ConfigError), (args, result.output)
+        assert "--graph" in str(result.exception) and "Kofi" not in result.output

@@ -64,8 +64,9 @@ def ask_cmd(
     max_steps: int = DEFAULT_MAX_STEPS,
 ) -> None:
     """Ask a question; get the record and the quote, or a refusal with its reason."""
-    if graph:
+    if graph is not None:  # `--graph ""` is refused by name, as the global --graph's is
         state.settings = state.settings.with_(graph=graph)
+        state.settings.validate()
     check_inputs(question, now, as_of)  # the question and the flags first, then the graph
     if agent:
         run_agent_cli(
