@@ -183,3 +183,10 @@ def test_a_body_that_is_not_utf8_or_nested_too_deep_is_named(client: TestClient)
         assert (reply.status_code, reply.json()) == (422, {"error": said})
     form = client.post("/records/new", content=deep, headers=json_type)
     assert form.status_code == 403, form.text  # no CSRF token: refused, not a crash
+
+
+def test_an_empty_graph_is_no_graph_not_the_default(client: TestClient) -> None:
+    """`"graph": ""` answered from the server's default graph, citing its records."""
+    question = {"question": "Who owns the billing gateway?", "graph": ""}
+    for reply in (client.post("/api/ask", json=question), client.get("/api/owners?graph=")):
+        assert (reply.status_code, reply.json()) == (404, {"error": "no graph named ''"})

@@ -48,7 +48,9 @@ class WebContext:
         return sorted(n for n in names if not n.endswith("_board"))
 
     def brain(self, graph: str | None) -> Brain:
-        name = graph or self.default_graph
+        # given, even empty, a name is the graph asked for: `"graph": ""` (a client's variable
+        # left empty) is no graph, never the default one's records
+        name = self.default_graph if graph is None else graph
         with self._lock:
             found = self._brains.get(name)
             if found is None:
