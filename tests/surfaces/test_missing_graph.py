@@ -29,6 +29,7 @@ READERS = [
     ("connect", "a", "b"),
     ("review", "HEAD"),
     ("mcp",),
+    ("board", "status"),
 ]
 
 
@@ -52,6 +53,7 @@ def test_a_reading_command_names_the_missing_graph_and_creates_none(
     assert message.startswith(f"no graph named {settings.graph!r}: the graphs are "), message
     assert other_graph in message
     assert not Store(settings).graph_exists(), f"{args[0]} created the graph"
+    assert not Store(settings, f"{settings.graph}_board").graph_exists(), "or its board"
 
 
 def test_flags_are_checked_before_the_graph(run_cli: Any, settings: Settings) -> None:

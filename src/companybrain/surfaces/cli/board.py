@@ -168,6 +168,7 @@ def run_cmd(
 @pass_state
 def status_cmd(state: CliState, as_json: bool) -> None:
     """Counts per state, per agent, failed items with their errors and open handoffs."""
+    state.reader()  # a mistyped --graph: one error naming it, not a new empty board's zeros
     board = Store(state.settings, board_graph(state.settings.graph))
     try:
         counts = board_status.counts(board)
