@@ -166,17 +166,22 @@ def sentences(paragraph: str) -> list[str]:
         if m.group() != ";" and rest and rest[0].islower():
             soft.append(end)  # "see v2. then" in lower-case chat: not a sentence break
             continue
-        out += _cut(text, start, end, soft)
+        if soft and end - start > LONGEST_SENTENCE:
+            out += _cut(text, [start, *soft, end])
+        elif piece := text[start:end].strip():
+            out.append(piece.rstrip(";").strip() if m.group() == ";" else piece)
         start, soft = end, []
-    out += _cut(text, start, len(text), soft)
+    if soft and len(text) - start > LONGEST_SENTENCE:
+        out += _cut(text, [start, *soft, len(text)])
+    elif tail := text[start:].strip():
+        out.append(tail)
     return out
 
 
-def _cut(text: str, start: int, end: int, soft: list[int]) -> list[str]:
-    """The sentence text[start:end], cut at its soft breaks when it would run past what a
-    quote may hold: a fact stated before "... Ruiz. word word ..." stays quotable."""
-    bounds = [start, *soft, end] if end - start > LONGEST_SENTENCE and soft else [start, end]
-    pieces = [text[a:b].strip() for a, b in itertools.pairwise(bounds)]
+def _cut(text: str, bounds: list[int]) -> list[str]:
+    """A sentence longer than a quote may be, cut at its soft breaks: a fact stated before
+    "... Ruiz. word word ..." stays quotable."""
+    pieces = (text[a:b].strip() for a, b in itertools.pairwise(bounds))
     return [p.removesuffix(";").strip() for p in pieces if p.strip(" ;")]
 
 
