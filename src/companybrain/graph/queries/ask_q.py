@@ -185,7 +185,7 @@ def _with_replacements(store: Store, rows: list[Row], params: dict[str, Any]) ->
     replaced by some record at all, which few are."""
     replaced = sorted({r["record"] for r in rows if r.pop("replaced", None)})
     by: dict[str, list[str]] = {}
-    if replaced:
+    if replaced:  # (rows are changed in place: this runs for every owner_of)
         found = store.read(
             # from the replaced record's index (filters on `later` in the MATCH made the
             # planner scan every Source for it)
@@ -197,7 +197,9 @@ def _with_replacements(store: Store, rows: list[Row], params: dict[str, Any]) ->
              "now": params["now"]},
         )  # fmt: skip
         by = {row["record"]: row["later"] for row in found}
-    return [{**r, "replaced_by": by.get(r["record"], [])} for r in rows]
+    for r in rows:
+        r["replaced_by"] = by.get(r["record"], [])
+    return rows
 
 
 def _when(as_of_ms: int | None, now_ms: int | None) -> dict[str, int | None]:
