@@ -34,7 +34,7 @@ demo: install
 	$(BRAIN) --graph repo why "embedded FalkorDB"
 	$(BRAIN) --graph repo review HEAD
 	rm -rf $(STORY) && $(PY) demo/review_story.py $(STORY)
-	$(BRAIN) --graph story reset --yes && $(BRAIN) --graph story_board reset --yes
+	$(BRAIN) --graph story reset --yes
 	$(BRAIN) --graph story ingest-repo $(STORY)
 	$(BRAIN) --graph story board run --workers 2
 	$(BRAIN) --graph story review fix-router --repo $(STORY)

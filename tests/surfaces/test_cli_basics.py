@@ -36,6 +36,18 @@ def test_reset_needs_yes_and_deletes_the_graph(run_cli, settings) -> None:  # ty
     assert not Store(settings).graph_exists()
 
 
+def test_reset_deletes_the_graph_s_agent_board_too(run_cli, settings) -> None:  # type: ignore[no-untyped-def]
+    """The board of graph X is X_board, a name no --graph may give: left behind by
+    `reset`, its work items about entries the graph no longer held stayed for good."""
+    Store(settings).query("CREATE (:Person {id: 'x'})")
+    board = Store(settings).for_graph(f"{settings.graph}_board")
+    board.query("CREATE (:Item {id: 'i'})")
+    result = run_cli("reset", "--yes")
+    assert result.exit_code == 0, result.output
+    assert "agent board" in result.output
+    assert not board.graph_exists()
+
+
 def _brain(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "companybrain", *args],

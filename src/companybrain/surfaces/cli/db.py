@@ -90,6 +90,7 @@ def reset(state: CliState, yes: bool) -> None:
     """Delete every node and edge of the graph (--graph)."""
     if not yes:
         raise click.UsageError("reset deletes the whole graph; pass --yes to confirm")
+    from companybrain.board.options import board_graph
     from companybrain.ingest.lock import IngestLock
 
     store = Store(state.settings)
@@ -97,4 +98,11 @@ def reset(state: CliState, yes: bool) -> None:
     # with the batches written after it and no organisation or schema, the run "complete"
     with IngestLock(store):
         deleted = store.delete_graph()
+        # its agent board goes with it: work items about entries the graph no longer holds
+        # (and no `--graph X_board` can name it: names ending in _board are refused)
+        board = store.for_graph(board_graph(store.graph_name))
+        board_deleted = board.delete_graph()
+        board.close()
     click.echo(f"graph {store.graph_name!r} " + ("deleted" if deleted else "was already empty"))
+    if board_deleted:
+        click.echo(f"its agent board {board.graph_name!r} deleted")
