@@ -28,7 +28,7 @@ demo: install
 	$(BRAIN) ask --now $(DEMO_NOW) "Why did we stop publishing ledger events through Kafka?"
 	$(BRAIN) ask --now $(DEMO_NOW) "Who owns the billing gateway 3 weeks ago?"
 	$(BRAIN) eval extraction --strict demo/corpus
-	$(BRAIN) eval questions demo/questions.jsonl
+	$(BRAIN) eval questions --strict demo/questions.jsonl
 	$(BRAIN) --graph repo ingest-repo .
 	$(BRAIN) --graph repo board run --workers 2
 	$(BRAIN) --graph repo why "embedded FalkorDB"
