@@ -30,6 +30,11 @@ class ModelError(BrainError):
     """The configured model endpoint failed or replied with something unusable."""
 
 
+class ModelRefused(ModelError):
+    """The model answered, declining what it was asked: about that item, not the endpoint
+    or the settings."""
+
+
 class ProposalFailed(ModelError):
     """The model failed on one record: that record is refused for this run (not stored, so
     the next run asks again) and the rest of the ingestion goes on."""

@@ -461,3 +461,22 @@ def test_a_confirmation_quoting_a_relation_to_another_entry_is_rejected(
         f"('This supersedes ADR-1.': it names {ADR_1.id})",
     )
     assert trace(store, ADR_2.id).result["chain"] == [ADR_2.id, ADR_1.id]
+
+
+def test_a_model_refusing_an_item_fails_that_item_and_does_not_stop_the_worker(
+    store: Store, board: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    """A refusal is the model answering: three in a row stopped the worker with advice to
+    check BRAIN_MODEL and BRAIN_MODEL_BASE_URL, settings that were working."""
+    seed_decisions(store, [ADR_1])
+    seed_files(store, FILES)
+    fill(store, board, OPTIONS)
+    refusal = {"role": "assistant", "content": None, "refusal": "I can't help with that."}
+    model_server.play(refusal, refusal, refusal)
+
+    assert Worker(model_settings, OPTIONS, "model-1", "model").run() == 3
+
+    [item] = board_q.items(board)
+    assert item["status"] == "failed" and len(item["errors"]) == 3
+    assert all("the model refused" in e for e in item["errors"]), item["errors"]
+    assert not any("BRAIN_MODEL" in e for e in item["errors"])

@@ -17,7 +17,7 @@ from companybrain.board.options import BoardOptions, board_graph, now_ms
 from companybrain.board.reading import Context, Entry, Reader, Reading
 from companybrain.board.rules_worker import RulesReader, relation_targets
 from companybrain.config import Settings
-from companybrain.errors import BrainError, ConfigError, ModelError
+from companybrain.errors import BrainError, ConfigError, ModelError, ModelRefused
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import board_q, findings_q
 from companybrain.model.findings import Finding, FindingKind, Verdict
@@ -132,6 +132,9 @@ class Worker:
                 self.options.max_attempts,
             )
             if not isinstance(exc, ModelError):
+                return
+            if isinstance(exc, ModelRefused):  # it answered: the endpoint and settings work
+                self.model_failures_in_a_row = 0
                 return
             self.model_failures_in_a_row += 1
             if self.model_failures_in_a_row >= MAX_MODEL_FAILURES_IN_A_ROW:

@@ -11,7 +11,7 @@ from typing import Any
 import openai
 
 from companybrain.config import Settings
-from companybrain.errors import ConfigError, ModelError
+from companybrain.errors import ConfigError, ModelError, ModelRefused
 from companybrain.policy.text import clipped
 
 # Tries after the first: the SDK retries connection errors, timeouts, 429 and 5xx with
@@ -124,7 +124,7 @@ class ModelClient:
             if call.name == name:
                 return call
         if reason := refused(reply):
-            raise ModelError(f"{reason} (it did not call {name})")
+            raise ModelRefused(f"{reason} (it did not call {name})")
         raise ModelError(f"the model did not call {name} (finish reason: {reply.finish_reason})")
 
 
