@@ -350,10 +350,12 @@ class Store:
                 "off; raise RESULTSET_SIZE (BRAIN_RESULTSET_SIZE for the embedded server)"
             )
         header = [
-            column[1] if isinstance(column, list | tuple) else column for column in result.header
+            str(column[1] if isinstance(column, list | tuple) else column)
+            for column in result.header
         ]
+        scalars = _SCALARS.issuperset  # a row of plain values (most) is zipped as it is
         rows = [
-            {str(name): _plain(value) for name, value in zip(header, row, strict=False)}
+            dict(zip(header, row if scalars(map(type, row)) else map(_plain, row), strict=False))
             for row in result.result_set
         ]
         if self.settings.trace:
