@@ -497,6 +497,27 @@ def test_each_ownership_check_refuses_with_a_reason(
             "ben",
             None,
         ),
+        # The month May is no modal "may": these were refused as only proposed.
+        *(
+            (text, text, "ben", None)
+            for text in (
+                "As of 1 May 2026 Ben owns the billing gateway.",
+                "On May 1st 2026 ownership of the billing gateway moved to Ben.",
+                "In May Ben took over the billing gateway.",
+            )
+        ),
+        (
+            "Ownership of the billing gateway may move to Ben in May.",
+            "Ownership of the billing gateway may move to Ben in May.",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "Ben may own the billing gateway.",
+            "Ben may own the billing gateway.",
+            "ben",
+            "not_asserted",
+        ),
     ],
 )
 def test_previous_denied_and_unstated_owners_are_refused(

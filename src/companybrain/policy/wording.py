@@ -35,6 +35,11 @@ _SUPPOSED = re.compile(
     r"\b(?:if|unless|whether|maybe|perhaps|possibly|suppose|supposing|assuming|in case"
     r"|doubt|doubts|wonder|wonders|wondering)\b"
 )
+# "may" the modal, not the month: "as of 1 May 2026 Kofi owns it", "from May 2026", "in May".
+_MAY = (
+    r"(?<!\d )(?<!\d[snrt][tdh] )(?<!\bin )(?<!\bof )(?<!\bfrom )(?<!\bsince )"
+    r"(?<!\buntil )(?<!\bstarting )may(?! \d)"
+)
 # Before a person in a clause, these make it a proposal or a request ("we propose Kofi as
 # owner", "please hand it over to Kofi", "we plan to transfer it to Kofi"), not a statement.
 _WANTED = re.compile(
@@ -43,7 +48,7 @@ _WANTED = re.compile(
     r"|requests to|requesting|(?:plan|plans|planned|planning|want|wants|wanted|would like"
     r"|intend|intends|hope|hopes) to"
     # a modal before the hand-over: "we should transfer it to Kofi", "could move to Kofi"
-    r"|should|could|might|may|would|must|ought to)\b"
+    rf"|should|could|might|{_MAY}|would|must|ought to)\b"
 )
 # In a sentence, these say that what it reports is not so: "Kofi says Lena owns the gateway,
 # which is wrong", "It is a myth that Lena owns the gateway".
@@ -63,8 +68,8 @@ _WHOSE = re.compile(
 # Straight after a person, a modal makes it what should, could or might be, not what is:
 # "Aria should own the gateway", "Kofi could take it over" ("will own" states a change).
 _MODAL_AFTER = re.compile(
-    r"^(?:(?:also|then|probably|really|eventually|perhaps)\s+)?(?:should|could|might|may"
-    r"|would|must|ought to|can)\b"
+    r"^(?:(?:also|then|probably|really|eventually|perhaps)\s+)?(?:should|could|might"
+    r"|may(?! \d)|would|must|ought to|can)\b"
 )
 # Before a person, these with a verb in the present make a condition of it, not a fact:
 # "once Yuki owns flagd, ...", "when Kofi takes over the gateway, ..." ("when Kofi took
