@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
@@ -121,3 +123,74 @@ def test_an_abbreviated_month_stays_in_the_sentence_it_dates(
         "bo",
         [("CC-9", "2026-11-01T00:00:00Z")],
     )
+
+
+GIVEN = "Ownership of the billing gateway transfers from Ana Ruiz to Bo Lind."
+
+
+def timing(report: Any) -> list[tuple[str, str]]:
+    return [r for r in refusals(report) if r[0] == "effective_time"]
+
+
+@pytest.mark.parametrize(
+    ("text", "front"),
+    [
+        (GIVEN, {"title": "Billing gateway handover, effective 1 November 2026"}),
+        ("Effective 1 November 2026 the billing gateway changes hands.\n\n" + GIVEN, {}),
+        ("- Effective: 2026-11-01\n- " + GIVEN, {}),
+        ("## Starting 1 November 2026\n\n" + GIVEN, {}),
+        (GIVEN, {"title": "Handover", "effective_at": "2026-11-01T00:00:00Z"}),
+    ],
+    ids=["title", "sentence", "list", "heading", "effective_at"],
+)
+def test_the_start_the_record_states_outside_the_sentence_is_the_claims(
+    store: Store, settings: Settings, tmp_path: Path, text: str, front: dict[str, str]
+) -> None:
+    """Written on 1 October, a change control titled "..., effective 1 November 2026", or
+    saying so in a sentence or line of its own, named Bo for October, citing the transfer."""
+    assert timing(load(store, settings, tmp_path, text, **front)) == []
+    assert owner_on(store, settings, "2026-10-31") == ("ana", [("dir-1", "2026-09-01T08:00:00Z")])
+    assert owner_on(store, settings, "2026-11-01") == ("bo", [("CC-9", "2026-11-01T00:00:00Z")])
+
+
+@pytest.mark.parametrize(
+    ("text", "front", "named"),
+    [
+        (
+            "Effective 1 December 2026, " + GIVEN[0].lower() + GIVEN[1:],
+            {"title": "Billing gateway handover, effective 1 November 2026"},
+            '"1 November 2026" in the record\'s title',
+        ),
+        (GIVEN, {"title": "Billing gateway handover next month"}, '"next month"'),
+        (
+            GIVEN,
+            {
+                "title": "Handover, effective 1 November 2026",
+                "effective_at": "2026-12-01T00:00:00Z",
+            },
+            "2026-12-01T00:00:00",
+        ),
+        ("The handover happens on 1 November 2026. " + GIVEN, {}, '"1 November 2026" in "The'),
+        ("From 2 November 2026 the billing gateway is on call.\n\n- " + GIVEN, {}, "2 November"),
+    ],
+    ids=["title-and-sentence", "vague-title", "title-and-effective_at", "on-a-day", "from-a-day"],
+)
+def test_a_start_elsewhere_in_the_record_that_is_unclear_is_refused(
+    store: Store, settings: Settings, tmp_path: Path, text: str, front: dict[str, str], named: str
+) -> None:
+    [(_, reason)] = timing(load(store, settings, tmp_path, text, **front))
+    assert named in reason
+    assert owner_on(store, settings, "2026-10-15")[0] == "ana"
+    assert owner_on(store, settings, "2026-12-15")[0] == "ana"
+
+
+def test_dates_about_other_services_or_the_past_leave_the_claim_at_the_records_time(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    text = (
+        "Since 1 March 2026 Ana Ruiz has run the search index; from 1 December 2026 the "
+        f"search index is on call only in office hours. {GIVEN} Effective 2026-09-01 the "
+        "billing gateway had its new certificates."
+    )
+    assert timing(load(store, settings, tmp_path, text)) == []
+    assert owner_on(store, settings, "2026-10-01") == ("bo", [("CC-9", "2026-10-01T09:00:00Z")])

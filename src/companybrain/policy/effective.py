@@ -20,7 +20,19 @@ April. So the words are read, as strictly as a question's dates (policy/time.py)
   settles it, so it is refused, not guessed.
 
 Past-pointing vague words ("has owned it since March") keep the record's time: what it
-states is true when it was written."""
+states is true when it was written.
+
+The rest of the record is read too, for when its change starts: its title ("Billing
+gateway handover, effective 1 May 2026") speaks for all the record says, and so does another
+sentence, line or heading about the same service or none ("Effective 1 May 2026 the billing
+gateway changes hands. The new owner is Cora.", "- Effective: 2026-05-01"), when it says
+"effective", "from", "as of", "starting" ... a day not before the record was written ("on"
+and "since" there are as often another day: "the review on 5 May", "on the team since
+2019"). Such a time is the claim's when its sentence gives none, and disagrees as the
+sentence's own would: with `effective_at`, with the sentence, or a second one. A day to come
+that may be another event's ("The handover happens on 1 May 2026.", "From 1 May the billing
+gateway is on call.") leaves a claim whose sentence gives no time unclear: refused without
+`effective_at`, never moved to that day."""
 
 from __future__ import annotations
 
@@ -31,11 +43,18 @@ from datetime import UTC, date, datetime, time, timedelta, timezone
 from companybrain.policy import time as qtime
 
 _WEEKDAY_WORD = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+# Words that, even outside the claim's sentence, say the time after them is when a change
+# starts ("Effective: 2026-05-01", "Handover date: 1 May 2026").
+_FIRM = (
+    r"\b(?:effective(?:\s+date)?|with\s+effect|as\s+of|as\s+from|from|starting|beginning"
+    r"|commencing|takes?\s+effect|taking\s+effect|(?:handover|transfer|cutover|start)\s+date)"
+)
+_FIRM_START = re.compile(rf"{_FIRM}(?:\s+(?:on|from|as\s+of))?\s*:?\s*(?:the\s+)?$", re.I)
+_FIRM_WORD = re.compile(_FIRM, re.I)
 # Words that say the time right after them is when the statement starts to hold.
 _START = re.compile(
-    r"(?:\b(?:effective|with\s+effect|as\s+of|as\s+from|from|starting|beginning|commencing"
-    r"|since|takes?\s+effect|taking\s+effect|took\s+effect)(?:\s+(?:on|from|as\s+of))?"
-    r"|\bon)\s*(?:the\s+)?$",
+    rf"(?:(?:{_FIRM}|\bsince|\btook\s+effect)(?:\s+(?:on|from|as\s+of))?"
+    r"|\bon)\s*:?\s*(?:the\s+)?$",
     re.I,
 )
 # "announced on 21 September", "agreed on ...": the day of something else.
@@ -67,6 +86,13 @@ _LATER = re.compile(
     re.I,
 )
 _WEEKDAY_ALONE = re.compile(rf"\b(?:{_WEEKDAY_WORD})\b", re.I)
+# A time said to be when something starts, or a vague one: may a text date a change?
+_SAYS_WHEN = re.compile(
+    rf"(?:{_FIRM}|\bon|\bsince)\s*:?\s*(?:the\s+)?(?:\d|(?:{_WEEKDAY_WORD})\b"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d)"
+    rf"|{_LATER.pattern}",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -85,6 +111,7 @@ class Stated:
     either: tuple[date, ...] = ()  # the days a numeric date may be ("5/1/2026")
     unreadable: str | None = None  # why a date not given as the start was not read
     where: int = 0  # where it starts in the sentence
+    origin: str = ""  # where in the record, when not in the claim's sentence
 
     @property
     def dated(self) -> bool:
@@ -102,26 +129,37 @@ def effective_time(
     tz: str = "UTC",
     *,
     row: bool = False,
+    title: str = "",
+    elsewhere: tuple[str, ...] = (),
+    aside: tuple[str, ...] = (),
 ) -> datetime | str:
     """When a claim stated by `sentence` takes effect, for a record written at `at` with
     `effective_at` (None: not given), or why it is refused. `row`: the sentence is a table
-    row, whose days not said to be its start are other columns' ("Last reviewed")."""
+    row, whose days not said to be its start are other columns' ("Last reviewed").
+    `title`: the record's; `elsewhere`: its other sentences, lines and headings that date
+    its change ("Effective: 2026-05-01"); `aside`: those that may give the day of something
+    else ("The review is on 5 May 2026"): a day to come there leaves it unclear."""
     try:
         stated, rest = stated_times(sentence, tz)
     except Unreadable as exc:
         return f"the quote's time {exc}"
-    starts = [s for s in stated if s.marked]
+    try:
+        around, unsure, vague = _stated_around(title, elsewhere, aside, at, tz)
+    except Unreadable as exc:
+        return f"the record's time {exc}"
+    starts = [s for s in stated if s.marked] + around
     if len({_key(s) for s in starts}) > 1:
-        named = ", ".join(f'"{s.phrase}"' for s in starts)
+        named = ", ".join(_said(s) for s in starts)
         return (
-            f"the quote names {len(starts)} times it takes effect ({named}); a claim takes "
-            "effect at one time: state each change in a record of its own"
+            f"the {'record' if around else 'quote'} names {len(starts)} times it takes effect "
+            f"({named}); a claim takes effect at one time: state each change in a record of "
+            "its own"
         )
     if effective_at is not None:
         for s in starts:
             if not _agrees(s, effective_at, tz):
                 return (
-                    f'the quote says it takes effect "{s.phrase}", the record\'s effective_at '
+                    f"the {_whose(s)} says it takes effect {_said(s)}, the record's effective_at "
                     f"is {effective_at.isoformat()}: "
                     "which one is right is not for the rules to guess"
                 )
@@ -132,18 +170,25 @@ def effective_time(
             f'the quote names "{undated[0].phrase}" and does not say it takes effect then; '
             "the record has no effective_at to tell when it does"
         )
-    later = _LATER.search(rest)
+    if unsure and not starts:  # "The handover happens on 1 May 2026. Cora owns ..."
+        return (
+            f"the record names {_said(unsure[0])}, and does not say whether the quote takes "
+            "effect then; the record has no effective_at to tell when it does"
+        )
+    found = _LATER.search(rest)
+    later = f'"{" ".join(found.group(0).split())}"' if found else vague
     if starts and later:  # "since 1 March 2026 Ben owns it; next month it moves to Cora"
         return (
-            f'the quote names "{starts[0].phrase}" and "{" ".join(later.group(0).split())}"; '
+            f"the {_whose(starts[0])} names {_said(starts[0])} and {later}; "
             "a claim takes effect at one time, and the record has no effective_at to tell which"
         )
     if starts:
         start = starts[0]
         if start.zone_unread:
             return (
-                f'the quote says it takes effect "{start.phrase}" in a time zone this does not '
-                "read (write UTC or its UTC offset); the record has no effective_at to tell when"
+                f"the {_whose(start)} says it takes effect {_said(start)} in a time zone this "
+                "does not read (write UTC or its UTC offset); the record has no effective_at to "
+                "tell when"
             )
         if start.instant is not None:
             return start.instant
@@ -152,15 +197,84 @@ def effective_time(
         if _agrees(start, at, tz) or _lately(start, at, tz):
             return at  # "effective 14 October" written that day, or "from 30 September"
         return (
-            f'the quote says it takes effect "{start.phrase}", which is not one day (no year); '
-            "the record has no effective_at to tell when"
+            f"the {_whose(start)} says it takes effect {_said(start)}, which is not one day "
+            "(no year); the record has no effective_at to tell when"
         )
     if later:
         return (
-            f'the quote says it takes effect "{" ".join(later.group(0).split())}", which is '
+            f"the {'quote' if found else 'record'} says it takes effect {later}, which is "
             "not one day; the record has no effective_at to tell when"
         )
     return at
+
+
+def may_say_when(text: str) -> bool:
+    """Could `text`, outside a claim's sentence, say when the record's change starts? (A
+    cheap test: most sentences name no time.)"""
+    return bool(_SAYS_WHEN.search(text))
+
+
+def times_said(text: str) -> int:
+    """How many times `text` may say when something starts (see `may_say_when`)."""
+    return sum(1 for _ in _SAYS_WHEN.finditer(text))
+
+
+def _stated_around(
+    title: str, elsewhere: tuple[str, ...], aside: tuple[str, ...], at: datetime, tz: str
+) -> tuple[list[Stated], list[Stated], str | None]:
+    """The starts the title and the other texts state; the days to come they name with
+    "on" or "since" (of this change, or of another event?); and a vague start (quoted, with
+    where it is). Raises Unreadable for a start off the calendar."""
+    found: list[Stated] = []
+    unsure: list[Stated] = []
+    vague = None
+    texts = [(title, "in the record's title", _START, False)] if title else []
+    texts += [(text, f'in "{_shortened(text)}"', _FIRM_START, False) for text in elsewhere]
+    texts += [(text, f'in "{_shortened(text)}"', _FIRM_START, True) for text in aside]
+    for text, origin, marker, other in texts:
+        stated, rest = stated_times(text, tz)
+        for s in stated:
+            if not s.marked or (marker is _FIRM_START and _before(s, at, tz)):
+                continue  # "on the team from 2019"
+            if marker.search(text[: s.where]) and not other:
+                found.append(replace(s, origin=origin))
+            elif not _agrees(s, at, tz):  # "the review on 5 May", not written that day
+                unsure.append(replace(s, origin=origin))
+        later = _LATER.search(rest)
+        if vague is None and later and (marker is _START or _firm_before(rest, later)):
+            vague = f'"{" ".join(later.group(0).split())}" {origin}'
+    return found, unsure, vague
+
+
+def _firm_before(text: str, later: re.Match[str]) -> bool:
+    """Is the vague time said to be when something starts ("from next week", "effective
+    next Monday"), not only when something else happens ("on call next week")?"""
+    return bool(_FIRM_START.search(text[: later.start()]) or _FIRM_WORD.match(later.group(0)))
+
+
+def _before(s: Stated, at: datetime, tz: str) -> bool:
+    """Is the time `s` names before the day `at` is in (a day in the past)?"""
+    written = at.astimezone(qtime.zone(tz)).date()
+    if s.instant is not None:
+        return s.instant < at
+    if s.day is not None:
+        return s.day < written
+    if s.either:
+        return all(d < written for d in s.either)
+    return _lately(s, at, tz) and not _agrees(s, at, tz)
+
+
+def _whose(s: Stated) -> str:
+    return "record" if s.origin else "quote"
+
+
+def _said(s: Stated) -> str:
+    return f'"{s.phrase}"' + (f" {s.origin}" if s.origin else "")
+
+
+def _shortened(text: str, most: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= most else text[: most - 3].rstrip() + "..."
 
 
 def start_of_day(day: date, tz: str = "UTC") -> datetime:

@@ -4,6 +4,7 @@ that refused it and why, for people. It never raises on what a proposer said."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import lru_cache
@@ -104,10 +105,54 @@ def _in_effect(
         record.effective_at,
         org.timezone,
         row=_table_row(fact.quote, record) is not None,
+        title=injection.shown_text(record.title or ""),
+        **_said_around(fact.service, sentence, record, org),
     )
     if isinstance(when, str):
         raise Refused(EFFECTIVE_TIME, when)
     return replace(fact, effective=when)
+
+
+def _said_around(
+    service: str, sentence: str, record: Record, org: Org
+) -> dict[str, tuple[str, ...]]:
+    """The record's other sentences, lines and headings that may say when its change starts:
+    `elsewhere`, those that date the change ("Effective 1 May 2026 the billing gateway
+    changes hands.", "Effective: 2026-05-01"); `aside`, those about the service, or no
+    service, that may give the day of something else ("The review is on 5 May 2026."). Those
+    about other services only are left out ("From 1 June the ledger moves to Kofi")."""
+    if _times_said(record.text) <= effective.times_said(sentence):
+        return {}  # none but the sentence's own: the record need not be cut
+    own = normalise(sentence)
+    elsewhere: list[str] = []
+    aside: list[str] = []
+    for label, text in _may_say_when(record.text):
+        said = normalise(text)
+        if said in own or own in said:
+            continue
+        words = template(text, org)
+        named = words.ids(SERVICE)
+        if named and service not in named:
+            continue
+        handover = wording.states_ownership(words.text) or _CHANGES_HANDS.search(words.text)
+        (elsewhere if handover or (label and not named) else aside).append(text)
+    return {"elsewhere": tuple(elsewhere), "aside": tuple(aside)}
+
+
+_times_said = lru_cache(maxsize=4)(effective.times_said)  # asked once per fact of a record
+_CHANGES_HANDS = re.compile(r"\bchang(?:e|es|ed|ing) hands\b")
+
+
+@lru_cache(maxsize=4)
+def _may_say_when(text: str) -> tuple[tuple[bool, str], ...]:
+    """(is it a heading or a `Key: value` line, as shown) for the sentences, lines and
+    headings of a record's `text` that may say when something starts (cut once per record,
+    and only when a fact's sentence does not hold all such words of the record)."""
+    return tuple(
+        (u.kind == segments.HEADING or segments.field_of(u.text) is not None, shown)
+        for u in segments.units(text)
+        if effective.may_say_when(shown := injection.shown_text(u.text))
+    )
 
 
 def _unlisted_owner(
