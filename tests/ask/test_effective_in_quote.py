@@ -194,3 +194,17 @@ def test_dates_about_other_services_or_the_past_leave_the_claim_at_the_records_t
     )
     assert timing(load(store, settings, tmp_path, text)) == []
     assert owner_on(store, settings, "2026-10-01") == ("bo", [("CC-9", "2026-10-01T09:00:00Z")])
+
+
+def test_a_day_in_a_tables_effective_column_is_when_its_row_takes_effect(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """A handover table written 1 October with "Effective: 2026-11-01" in its row named Bo
+    for October, citing that row; a "Last reviewed" day is still another column's."""
+    text = (
+        "| Service | New owner | Effective date | Last reviewed |\n| --- | --- | --- | --- |\n"
+        "| Billing Gateway | Bo Lind | 2026-11-01 | 2026-12-01 |\n"
+    )
+    assert timing(load(store, settings, tmp_path, text)) == []
+    assert owner_on(store, settings, "2026-10-31")[0] == "ana"
+    assert owner_on(store, settings, "2026-11-01") == ("bo", [("CC-9", "2026-11-01T00:00:00Z")])

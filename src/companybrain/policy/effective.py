@@ -214,6 +214,12 @@ def may_say_when(text: str) -> bool:
     return bool(_SAYS_WHEN.search(text))
 
 
+def start_column(header: str) -> bool:
+    """Does a table column headed `header` give when its row starts ("Effective", "From",
+    "Start date")?"""
+    return bool(_FIRM_START.search(header.strip().rstrip(":") + ":"))
+
+
 def times_said(text: str) -> int:
     """How many times `text` may say when something starts (see `may_say_when`)."""
     return sum(1 for _ in _SAYS_WHEN.finditer(text))

@@ -99,18 +99,30 @@ def _in_effect(
     `parts`: as for check_ownership (the rules' quotes are whole: a fifth of extraction's
     time went to cutting every record into sentences again to find that out)."""
     sentence = (_sentence_around(fact.quote, record) if parts else None) or fact.quote
+    row = _table_row(fact.quote, record)
     when = effective.effective_time(
-        injection.shown_text(sentence),
+        injection.shown_text(_with_start_columns(*row) if row else sentence),
         record.at,
         record.effective_at,
         org.timezone,
-        row=_table_row(fact.quote, record) is not None,
+        row=row is not None,
         title=injection.shown_text(record.title or ""),
         **_said_around(fact.service, sentence, record, org),
     )
     if isinstance(when, str):
         raise Refused(EFFECTIVE_TIME, when)
     return replace(fact, effective=when)
+
+
+def _with_start_columns(table: segments.Table, cells: tuple[str, ...]) -> str:
+    """A table row as a sentence would say when it starts: each cell under a column such as
+    "Effective" or "Start date" led by its header ("Effective: 2026-05-01"), so that its day
+    is the row's start, not another column's ("Last reviewed")."""
+    said = (
+        f"{head}: {cell}" if effective.start_column(head) else cell
+        for head, cell in zip(table.header, cells, strict=False)
+    )
+    return " | ".join(said)
 
 
 def _said_around(
