@@ -208,3 +208,12 @@ def test_a_day_in_a_tables_effective_column_is_when_its_row_takes_effect(
     assert timing(load(store, settings, tmp_path, text)) == []
     assert owner_on(store, settings, "2026-10-31")[0] == "ana"
     assert owner_on(store, settings, "2026-11-01") == ("bo", [("CC-9", "2026-11-01T00:00:00Z")])
+
+
+def test_a_vague_time_in_a_clause_about_a_duty_leaves_the_owner_named(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """ "Bo owns the billing gateway and will be on call next week" named no owner."""
+    text = "Bo Lind owns the billing gateway and will be on call next week."
+    assert timing(load(store, settings, tmp_path, text)) == []
+    assert owner_on(store, settings, "2026-10-01") == ("bo", [("CC-9", "2026-10-01T09:00:00Z")])

@@ -106,11 +106,34 @@ def test_a_day_is_its_start_in_the_company_zone() -> None:
         ("Aria owns it until 5/1/2026, when it transfers to Cora.", "5/1/2026"),
         # a day and a vague time: two moves, and only one is dated
         ("Since 1 March 2026 Ben owns it, and next month it moves to Cora.", "next month"),
+        # a vague time in the owner's clause, or said of a change, still dates the claim
+        ("Cora owns the billing gateway next week and will be on call.", "next week"),
+        ("Cora owns the billing gateway and will be on call from next week.", "next week"),
+        ("Cora owns the billing gateway and takes over on call next week.", "next week"),
+        ("Cora owns the billing gateway and, next week, it will be official.", "next week"),
+        ("Cora will be on call next week and owns the billing gateway.", "next week"),
+        ("Cora owns the gateway and the handover is next week while Ben is away.", "next week"),
     ],
 )
 def test_no_one_day_and_no_effective_at_is_refused(sentence: str, said: str) -> None:
     reason = effective_time(sentence, AT, None, "UTC")
     assert isinstance(reason, str) and said in reason
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Cora Lind owns the billing gateway and will be on call next week.",
+        "Cora owns the billing gateway, and is on leave next week.",
+        "Cora owns the billing gateway; she is away next week.",
+    ],
+)
+def test_a_vague_time_of_a_duty_in_another_clause_does_not_date_the_claim(
+    sentence: str,
+) -> None:
+    """ "Kofi owns X and will be on call next week" was refused: "next week" read as when
+    the claim takes effect."""
+    assert effective_time(sentence, AT, None, "UTC") == AT
 
 
 def test_two_starts_in_one_sentence_are_refused_even_with_effective_at() -> None:

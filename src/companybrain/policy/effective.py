@@ -20,7 +20,8 @@ April. So the words are read, as strictly as a question's dates (policy/time.py)
   settles it, so it is refused, not guessed.
 
 Past-pointing vague words ("has owned it since March") keep the record's time: what it
-states is true when it was written.
+states is true when it was written, and so does a vague time in a clause of its own about a
+duty or an absence and no change ("Kofi owns it and will be on call next week").
 
 The rest of the record is read too, for when its change starts: its title ("Billing
 gateway handover, effective 1 May 2026") speaks for all the record says, and so does another
@@ -86,6 +87,22 @@ _LATER = re.compile(
     re.I,
 )
 _WEEKDAY_ALONE = re.compile(rf"\b(?:{_WEEKDAY_WORD})\b", re.I)
+# A clause of its own that says where someone is or what duty they have then, not who owns
+# what: "Kofi owns the gateway and will be on call next week".
+_ON_DUTY = re.compile(
+    r"\b(?:on\s+call|on\s+leave|on\s+holiday|on\s+vacation|on\s+duty|on\s+the\s+rota"
+    r"|out\s+of\s+(?:the\s+)?office|ooo|away|off\s+sick|travell?ing|at\s+the\s+offsite)\b",
+    re.I,
+)
+_CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:and|but|while|whereas|although|though)\b", re.I)
+# Words that make a clause about a change, whatever else it says.
+_CHANGE = re.compile(
+    r"\b(?:own\w*|transfer\w*|hand\w*|take[sn]?|took|taking|move[sd]?|moving|pass\w*|goes|go"
+    r"|going|went|gets?|got|reassign\w*|assign\w*|lead\w*|responsib\w*|cover\w*|inherit\w*"
+    r"|becom\w*|became|effective|official\w*|formal\w*|complet\w*|start\w*|begin\w*"
+    r"|began|begun|happen\w*|switch\w*|swap\w*|contact|review\w*|back)\b",
+    re.I,
+)
 # A time said to be when something starts, or a vague one: may a text date a change?
 _SAYS_WHEN = re.compile(
     rf"(?:{_FIRM}|\bon|\bsince)\s*:?\s*(?:the\s+)?(?:\d|(?:{_WEEKDAY_WORD})\b"
@@ -175,7 +192,7 @@ def effective_time(
             f"the record names {_said(unsure[0])}, and does not say whether the quote takes "
             "effect then; the record has no effective_at to tell when it does"
         )
-    found = _LATER.search(rest)
+    found = next((m for m in _LATER.finditer(rest) if not _of_another_clause(rest, m)), None)
     later = f'"{" ".join(found.group(0).split())}"' if found else vague
     if starts and later:  # "since 1 March 2026 Ben owns it; next month it moves to Cora"
         return (
@@ -206,6 +223,24 @@ def effective_time(
             "not one day; the record has no effective_at to tell when"
         )
     return at
+
+
+def _of_another_clause(text: str, later: re.Match[str]) -> bool:
+    """Is the vague time `later` that of another clause than the claim's, one about a duty
+    or an absence and no change ("..., and will be on call next week")? Then it does not
+    date the claim. Never when it is said to be a start ("from next week")."""
+    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, later.start())]
+    if not breaks:
+        return False
+    after = _CLAUSE_BREAK.search(text, later.end())
+    clause = text[breaks[-1] : after.start() if after else len(text)]
+    before = text[breaks[-1] : later.start()]
+    return (
+        bool(_ON_DUTY.search(clause))
+        and not _CHANGE.search(clause)
+        and not _START.search(before)
+        and not _FIRM_WORD.match(later.group(0))
+    )
 
 
 def may_say_when(text: str) -> bool:
