@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companybrain.errors import InputError
 from companybrain.graph.queries import repo_write
 from companybrain.repo import gitcmd
 from companybrain.repo.commit_sync import Progress, sync_commits
@@ -53,6 +54,21 @@ def repo_name(path: Path) -> str:
     return gitcmd.toplevel(path).name
 
 
+def _one_repository(store: Store, repo: str, top: Path) -> None:
+    """A graph holds one repository: files and decisions are known by their path, so a
+    second repository's `src/main.py` or `DECISIONS.md#D-1` would be the first one's, and
+    its answers would cite the other's decisions. Refused before anything is written."""
+    other = next((r for r in repo_write.repositories(store) if r["repo"] != repo), None)
+    if other is None:
+        return
+    raise InputError(
+        f"{top}: graph {store.graph_name!r} already holds the repository {other['repo']!r} "
+        f"(read from {other['path']}); one graph holds one repository, because files and "
+        f"decisions are known by their path. Read {repo!r} into a graph of its own "
+        f"(--graph NAME), or, if it is the same repository, name it --name {other['repo']}"
+    )
+
+
 def ingest_repo(
     store: Store,
     path: Path,
@@ -68,6 +84,7 @@ def ingest_repo(
         raise GitError(f"{top}: {rev!r} is not a commit (is the repository empty?)")
     repo = name or top.name
     store.ensure_schema()
+    _one_repository(store, repo, top)
     state = repo_write.read_state(store, repo)
     old = state["head"] if state else None
     shallow = gitcmd.shallow_boundary(top)
