@@ -19,8 +19,10 @@ from companybrain.graph.queries import findings_q, repo_read
 from companybrain.model.answer import Answer, Citation
 from companybrain.policy.text import quote_in
 from companybrain.repo import gitcmd
+from companybrain.repo.blame import Blame, blame
 from companybrain.repo.decision_files import is_decision_file
 from companybrain.repo.decisions import DecisionEntry
+from companybrain.repo.gitcmd import GitError
 from companybrain.repo.review import Snapshot, snapshot
 
 if TYPE_CHECKING:
@@ -71,11 +73,18 @@ def _row(e: DecisionEntry, known: Row, superseded_by: list[str]) -> Row:
 
 
 class EntryIds:
-    """The ids the graph keeps an entry of the commit under: its own, and the same entry
-    in the files its file was renamed to or from since (a log moved to docs/ after the
-    commit keeps its board findings under its new path)."""
+    """The ids the graph keeps an entry of the commit under: its own, the same entry in the
+    files its file was renamed to or from since (a log moved to docs/ after the commit
+    keeps its board findings under its new path), and the section its heading became (given
+    the repository and the commit)."""
 
-    def __init__(self, store: Store, at_rev: dict[str, DecisionEntry]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        at_rev: dict[str, DecisionEntry],
+        repo: Path | None = None,
+        rev: str | None = None,
+    ) -> None:
         paths = sorted({e.path for e in at_rev.values()})
         names = {p: with_old_names(store, [p])[0] for p in paths}
         self.of: dict[str, list[str]] = {}
@@ -87,12 +96,84 @@ class EntryIds:
             for gid in self.of[e.id]:
                 self.back.setdefault(gid, e.id)
         self.back.update({i: i for i in at_rev})  # an entry's own id is its own
+        if repo is not None and rev is not None:
+            self._renamed_headings(store, at_rev, names, repo, rev)
+
+    def _renamed_headings(
+        self,
+        store: Store,
+        at_rev: dict[str, DecisionEntry],
+        names: dict[str, list[str]],
+        repo: Path,
+        rev: str,
+    ) -> None:
+        """A log section whose heading was changed since `rev` is in the graph under its new
+        heading only: a section of `rev` that no decision of the tree read holds is the one
+        of that tree that holds most of its lines (see `same_sections`)."""
+        graph = {r["id"]: r for r in repo_read.decisions(store)}
+        stale = [
+            e
+            for e in at_rev.values()
+            if e.heading is not None
+            and not any(graph.get(g, {}).get("present") for g in self.of[e.id])
+        ]
+        heads = repo_read.repositories(store)
+        if not stale or len(heads) != 1:
+            return
+        for path in sorted({e.path for e in stale}):
+            newcomers = [
+                r
+                for r in graph.values()
+                if r.get("present") and r.get("heading") and r["id"] not in self.back
+                and r.get("path") in names[path]
+            ]  # fmt: skip
+            olds = [e for e in stale if e.path == path]
+            if not newcomers:
+                continue
+            for old, new in same_sections(repo, rev, olds, heads[0]["head"], newcomers).items():
+                self.of[old].append(new)
+                self.back[new] = old
 
     def graph_ids(self, ids: list[str]) -> list[str]:
         return sorted({g for i in ids for g in self.of.get(i, [i])})
 
     def known(self, did: str, graph: dict[str, Row]) -> Row:
         return next((graph[g] for g in self.of.get(did, [did]) if g in graph), {})
+
+
+def same_sections(
+    repo: Path, rev: str, olds: list[DecisionEntry], head: str, news: list[Row]
+) -> dict[str, str]:
+    """old entry id (a section at `rev`) -> new decision id (a section at `head`), for the
+    pairs that share most of the old section's written lines, as lines of history (blame,
+    without following moved lines, names the same commit and line), each the other's only
+    best. A section deleted and another written in its place shares a "Date:" line at most."""
+    try:
+        then = {e.path: blame(repo, rev, e.path, moves=False) for e in olds}
+        now = {r["path"]: blame(repo, head, r["path"], moves=False) for r in news}
+    except GitError:
+        return {}
+
+    def keys(b: Blame, start: int, end: int) -> set[tuple[str, int, str]]:
+        return {(b.lines[n], *b.origins[n]) for n in range(start, end + 1) if n in b.origins}
+
+    shared: dict[tuple[str, str], int] = {}
+    for e in olds:
+        written = [
+            n for n, line in enumerate(e.text.split("\n"), start=e.line_start) if line.strip()
+        ]
+        mine = set().union(*(keys(then[e.path], n, n) for n in written))
+        for r in news:
+            theirs = keys(now[r["path"]], int(r["line_start"]), int(r["line_end"]))
+            if 2 * (n := len(mine & theirs)) > len(written):  # most of what it said
+                shared[(e.id, r["id"])] = n
+
+    def best(side: int, name: str) -> tuple[str, str] | None:
+        mine = {pair: n for pair, n in shared.items() if pair[side] == name}
+        top = [pair for pair, n in mine.items() if n == max(mine.values())]
+        return top[0] if len(top) == 1 else None
+
+    return {old: new for old, new in shared if best(0, old) == best(1, new) == (old, new)}
 
 
 def _rests_on(
@@ -148,10 +229,11 @@ def review(
     now: datetime | None = None,
 ) -> Answer:
     q = question or f"Review {rev}" + (f" against {base}" if base else "")
-    snap = snapshot(repository_path(store, repo), rev, base)
+    path = repository_path(store, repo)
+    snap = snapshot(path, rev, base)
     at_rev = {e.id: e for e in snap.decisions}
     graph = {r["id"]: r for r in repo_read.decisions(store)}
-    ids = EntryIds(store, at_rev)
+    ids = EntryIds(store, at_rev, path, snap.rev)
     pairs = _supersessions_then(store, snap, at_rev, ids)
     newer: dict[str, list[str]] = {}
     for newer_id, older_id in pairs:

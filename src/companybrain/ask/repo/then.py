@@ -99,7 +99,7 @@ def stood(store: Store, when: QuestionTime, tz: str = "UTC") -> Then | str | Non
     except (InputError, GitError) as exc:
         return f"the decision log as it stood {words} is read from git, and {exc}"
     by_id = {e.id: e for e in entries}
-    ids = EntryIds(store, by_id)
+    ids = EntryIds(store, by_id, repo, tip)
     found, _ = supersessions(entries)
     edges: list[Row] = [
         {"newer": s.newer, "older": s.older, "quote": s.quote, "recorded_in": s.recorded_in,
