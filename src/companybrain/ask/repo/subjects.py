@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from companybrain.ask.repo.topic import (
     Match,
+    bare_words,
     elsewhere,
     identifiers,
     lacking,
@@ -19,6 +20,7 @@ from companybrain.ask.repo.topic import (
     subject_terms,
     term_set,
     terms,
+    unwritten,
     written_as_names,
 )
 from companybrain.graph.queries import repo_read
@@ -185,13 +187,14 @@ def find_decisions(
 
 def repo_names(topic: str, rows: list[dict[str, Any]]) -> frozenset[str]:
     """The words the topic writes in lower case that a decision of `rows` writes as a name
-    ("falkordb" where one says FalkorDB, "sqlite" where one says SQLite). Without a
-    dictionary, the decision log's own writing tells a product from a plain word."""
+    ("falkordb" where one says FalkorDB, "sqlite" where one says SQLite), or that stand
+    where a name does ("use sqlite", "write to kafka") and no decision writes at all.
+    Without a dictionary, the decision log's own writing tells a product from a plain word."""
     wanted = set() if looks_like_path(topic) else lower_words(topic)
     if not wanted:
         return frozenset()
-    texts = (f"{r.get('title') or ''}\n{r.get('text') or ''}" for r in rows)
-    return frozenset(written_as_names(wanted, texts))
+    texts = [f"{r.get('title') or ''}\n{r.get('text') or ''}" for r in rows]
+    return frozenset(written_as_names(wanted, texts) | unwritten(bare_words(topic), texts))
 
 
 def named_elsewhere(

@@ -97,6 +97,47 @@ def written_as_names(words: Collection[str], texts: Iterable[str]) -> set[str]:
     return found
 
 
+# Words after which a question names what is used, not what it is about ("use kafka",
+# "write to redis", "written in rust", "switch from mongodb", "instead of pulsar").
+_BEFORE_NAME_TEXT = """
+    use uses using used to in into with on onto via from over than of instead not choose
+    chose chosen choosing pick picked prefer preferred adopt adopted switch switched move
+    moved migrate migrated"""
+_BEFORE_NAME = frozenset(_BEFORE_NAME_TEXT.split())
+
+
+def bare_words(text: str) -> set[str]:
+    """The lower-case words of `text` right after a word of `_BEFORE_NAME`, with no article
+    between: where a question gives a name ("why does the exporter write to kafka"), not a
+    thing described ("pinned to an exact version")."""
+    found: set[str] = set()
+    previous = ""
+    for m in _NAME.finditer(text):
+        word = m.group(0)
+        if (
+            previous.lower() in _BEFORE_NAME
+            and word.islower()
+            and word not in STOPWORDS
+            and len(word) > 1
+            and not word.isdigit()
+            and stem(word) not in _ASKING
+        ):
+            found.add(word)
+        previous = word
+    return found
+
+
+def unwritten(words: Collection[str], texts: Iterable[str]) -> set[str]:
+    """The `words` that none of the `texts` holds as a word (stemmed)."""
+    left = {w: stem(w) for w in words}
+    for text in texts:
+        if not left:
+            break
+        held = term_set(text)
+        left = {w: s for w, s in left.items() if s not in held}
+    return set(left)
+
+
 def lacking(wanted: list[str], title: str, text: str) -> list[str]:
     """The names of `wanted` that neither the title nor the text holds (as a word)."""
     held = term_set(title) | term_set(text)
