@@ -226,7 +226,8 @@ def _provenance(
                 written = plain.commits_in(e.line_start, e.line_end) or shas
                 newest = shas[-1] if shas[-1] == written[-1] else None  # written there
                 first = next(
-                    (s for s in shas if s == newest or earlier.own(e, s, b, known_ids)), None
+                    (s for s in shas if s == newest or earlier.own(e, s, b, known_ids, rev)),
+                    None,
                 )
                 if first is None:  # all of it alike to other entries: a copy
                     shas, first = written, written[0]
@@ -321,13 +322,16 @@ class _Earlier:
     wrote them (an entry moved up the log keeps its date), but also lines merely alike: a new
     entry's "### Status / Accepted / ### Context" scaffold, or a heading repeated, is given
     to the entry it resembles. So an older commit records the entry only when the lines it
-    brought were, in that commit's version of the file, in this very entry or in one the
-    log no longer holds (its heading was changed since); lines of another entry still in the
-    log are a copy of that one."""
+    brought were, in that commit's version of the file, in an entry whose lines mostly stayed
+    in this one (by id only when that ties: a repeated heading's id moves to the entry
+    written above it) or in one the log no longer holds (its heading was changed since);
+    lines of another entry still in the log are a copy of that one."""
 
     def __init__(self, blobs: BlobReader) -> None:
         self.blobs = blobs
         self.parsed: dict[tuple[str, str], list[DecisionEntry]] = {}
+        # (commit, its entry, rev, file at rev) -> entry at rev -> lines of it that went there
+        self.went: dict[tuple[str, str, str, str], dict[str, int]] = {}
 
     def _entries(self, sha: str, path: str) -> list[DecisionEntry]:
         key = (sha, path)
@@ -337,14 +341,43 @@ class _Earlier:
             self.parsed[key] = parse_file(path, text, kind) if kind and text is not None else []
         return self.parsed[key]
 
-    def own(self, e: DecisionEntry, sha: str, b: Blame, known_ids: set[str]) -> bool:
+    def own(self, e: DecisionEntry, sha: str, b: Blame, known_ids: set[str], rev: str) -> bool:
         for line, path in b.lines_of(sha, e.line_start, e.line_end):
             for then in self._entries(sha, path):
                 if then.line_start <= line <= then.line_end and (
-                    then.id == e.id or then.id not in known_ids
+                    then.id not in known_ids or self._went_to(then, sha, b, e, rev)
                 ):
                     return True
         return False
+
+    def _went_to(self, then: DecisionEntry, sha: str, b: Blame, e: DecisionEntry, rev: str) -> bool:
+        """Whether `e` holds most of the written lines that entry `then` of commit `sha` has
+        left in the file at `rev` (a tie: `e` is `then` by its id). An id is not enough: a
+        heading written twice is `Heading` and `Heading (2)` in order, so an entry written
+        above an older one of the same heading takes the older one's id, and git gives the
+        new one the old heading line."""
+        key = (sha, then.id, rev, e.path)
+        if key not in self.went:
+            went: dict[str, int] = {}
+            current = self._entries(rev, e.path)
+            lines = then.text.split("\n")
+            for n, commit in b.lines.items():
+                line, path = b.origins.get(n, (0, ""))
+                if (
+                    commit != sha
+                    or path != then.path
+                    or not then.line_start <= line <= then.line_end
+                    or not lines[line - then.line_start].strip()
+                ):
+                    continue
+                holder = next((x.id for x in current if x.line_start <= n <= x.line_end), None)
+                if holder is not None:
+                    went[holder] = went.get(holder, 0) + 1
+            self.went[key] = went
+        went = self.went[key]
+        most = max(went.values(), default=0)
+        best = [i for i, n in went.items() if n == most]
+        return e.id in best and (len(best) == 1 or then.id == e.id)
 
 
 def _rationale(
