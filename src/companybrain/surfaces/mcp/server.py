@@ -21,6 +21,7 @@ from starlette.applications import Starlette
 
 from companybrain.ask.registry import ToolContext, ToolSpec
 from companybrain.errors import BrainError
+from companybrain.model.answer import Answer
 
 INSTRUCTIONS = (
     "Read-only tools over a company brain: company records (ownership, experts, decisions) "
@@ -138,9 +139,16 @@ def build_server(ctx: ToolContext, tools: Sequence[ToolSpec]) -> Server[Any]:
         if spec is None:
             raise MCPError(types.INVALID_PARAMS, f"no tool named {params.name!r}")
         arguments = dict(params.arguments or {})
+
+        def answer_call() -> Answer:
+            # a graph deleted since the server started (`brain reset`) is gone: one error
+            # naming it, never answered from as if the company had no such service
+            ctx.store.require_graph()
+            return spec(ctx, arguments)
+
         try:
             # the store is synchronous: run the query off the event loop
-            answer = await anyio.to_thread.run_sync(spec, ctx, arguments)
+            answer = await anyio.to_thread.run_sync(answer_call)
         except BrainError as exc:  # a bad argument or a failed query: the message is for them
             return types.CallToolResult(content=[types.TextContent(text=str(exc))], is_error=True)
         data = answer.to_dict()

@@ -37,6 +37,7 @@ class WebContext:
     token: str | None = None  # required on every request when set
     _brains: dict[str, Brain] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _lister: Store | None = field(default=None, repr=False)
 
     @property
     def default_graph(self) -> str:
@@ -44,23 +45,23 @@ class WebContext:
 
     def graphs(self) -> list[str]:
         """The graphs a page may show: every graph on the server but the boards."""
-        names = set(self.brain(None).store.list_graphs()) | {self.default_graph}
+        names = set(self._existing()) | {self.default_graph}
         return sorted(n for n in names if not n.endswith("_board"))
 
     def brain(self, graph: str | None) -> Brain:
         # given, even empty, a name is the graph asked for: `"graph": ""` (a client's variable
         # left empty) is no graph, never the default one's records
         name = self.default_graph if graph is None else graph
+        # asked on every request: a graph deleted since it was opened (`brain reset`) is
+        # gone, never answered from as if the company had nothing, nor created again. A
+        # board is read through its brain (which applies access rules), never as a graph of
+        # its own: its items hold the text of the records they read
+        if name.endswith("_board") or name not in self._existing():
+            raise NotFound(f"no graph named {name!r}")
         with self._lock:
             found = self._brains.get(name)
             if found is None:
-                # a board is read through its brain (which applies access rules), never
-                # as a graph of its own: its items hold the text of the records they read
-                if name != self.default_graph and (
-                    name.endswith("_board") or name not in self._existing()
-                ):
-                    raise NotFound(f"no graph named {name!r}")
-                found = Brain(settings=self.settings.with_(graph=name))
+                found = Brain(settings=self.settings.with_(graph=name), create=False)
                 self._brains[name] = found
             return found
 
@@ -72,12 +73,13 @@ class WebContext:
             return None
         return brain.store.for_graph(name)
 
-    def _existing(self) -> set[str]:
-        default = self._brains.get(self.default_graph)
-        if default is None:
-            default = Brain(settings=self.settings)
-            self._brains[self.default_graph] = default
-        return set(default.store.list_graphs())
+    def _existing(self) -> list[str]:
+        """The graphs on the server, through a connection that never creates one."""
+        with self._lock:
+            if self._lister is None:
+                self._lister = Store(self.settings)
+            lister = self._lister
+        return lister.list_graphs()
 
     def asker(self, store: Store, chosen: str | None) -> Asker:
         """The pinned person, else the one chosen in the form; an unknown id is an error."""
@@ -92,6 +94,9 @@ class WebContext:
             for brain in self._brains.values():
                 brain.close()
             self._brains.clear()
+            if self._lister is not None:
+                self._lister.close()
+                self._lister = None
 
 
 def now_utc() -> datetime:

@@ -107,6 +107,12 @@ async def ask_events(
             return
 
 
+async def failed_events(error: str) -> AsyncIterator[str]:
+    """A question that could not start (the database did not answer): the page's reason."""
+    yield _event("failed", {"error": error})
+    yield _event("done", None)
+
+
 async def board_events(
     read: Callable[[], dict[str, Any]], disconnected: Callable[[], Any]
 ) -> AsyncIterator[str]:

@@ -15,7 +15,7 @@ from fastapi.routing import APIRoute
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
-from companybrain.errors import BrainError, InputError
+from companybrain.errors import BrainError, InputError, StoreError
 from companybrain.graph.queries import ask_q
 from companybrain.surfaces.web import board_view, company, graph_view, live, review_view
 from companybrain.surfaces.web.context import Asker, WebContext, http_status, now_utc, shown
@@ -126,14 +126,18 @@ def router(web: WebContext) -> APIRouter:
 
     @r.get("/ask/stream")
     def ask_stream(request: Request, q: str, as_of: str = "", now: str = "") -> Response:
-        graph, brain, asker = setup(request)
-        given = live.AskInput(q, as_of or None, now or None)
-        events = live.ask_events(
-            brain,
-            asker,
-            given,
-            lambda view: pages.render_answer(request, graph, asker.person, view),
-        )
+        try:
+            graph, brain, asker = setup(request)
+        except StoreError as exc:  # said in the stream, as when it stops mid-question
+            events = live.failed_events(shown(exc, web.settings))
+        else:
+            given = live.AskInput(q, as_of or None, now or None)
+            events = live.ask_events(
+                brain,
+                asker,
+                given,
+                lambda view: pages.render_answer(request, graph, asker.person, view),
+            )
         return StreamingResponse(
             events, media_type="text/event-stream", headers={"Cache-Control": "no-store"}
         )
