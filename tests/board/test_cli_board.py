@@ -110,3 +110,11 @@ def test_workers_stopped_by_the_model_say_so_and_exit_non_zero(
     assert "workers that exited with an error: {'model-1': 1}" in result.output
     assert "still pending: the workers stopped (their errors are above)" in result.output
     assert "handoffs wait" not in result.output
+
+
+def test_retry_on_a_graph_without_a_board_creates_none(store: Store, run_cli: Any) -> None:
+    """`brain board retry` created the graph's board, empty, to put nothing back."""
+    result = run_cli("board", "retry")
+    assert result.exit_code == 0, result.output
+    assert result.output == "0 failed item(s) back to pending\n"
+    assert not store.for_graph(f"{store.graph_name}_board").graph_exists()

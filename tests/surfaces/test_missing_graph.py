@@ -30,6 +30,8 @@ READERS = [
     ("review", "HEAD"),
     ("mcp",),
     ("board", "status"),
+    ("board", "retry"),
+    ("board", "fill"),
 ]
 
 

@@ -24,8 +24,12 @@ from companybrain.surfaces.cli.context import CliState, pass_state
 _DEFAULTS = BoardOptions()
 
 
-def _fill(state: CliState, options: BoardOptions, repo: Path | None, files: str) -> FillReport:
-    brain = state.brain().store
+def _fill(
+    state: CliState, options: BoardOptions, repo: Path | None, files: str, *, create: bool
+) -> FillReport:
+    # `board run` may create the graph (README); `board fill` only reads the brain, so a
+    # mistyped --graph is one error naming it, not a new empty graph and board
+    brain = (state.brain() if create else state.reader()).store
     board = brain.for_graph(board_graph(brain.graph_name))
     with Progress(
         SpinnerColumn(),
@@ -85,7 +89,7 @@ def board() -> None:
 def fill_cmd(state: CliState, repo: Path | None, files: str, max_chars: int) -> None:
     """Create work items from the brain's entries, records and files."""
     options = BoardOptions(max_chars=max_chars).validate()
-    _print_fill(_fill(state, options, repo, files))
+    _print_fill(_fill(state, options, repo, files, create=False))
 
 
 @board.command("run")
@@ -136,7 +140,7 @@ def run_cmd(
     ).validate()
     check_workers(state.settings, workers, kind)
     if fill:
-        _print_fill(_fill(state, options, repo, files))
+        _print_fill(_fill(state, options, repo, files, create=True))
     report = run_board(state.settings, options, workers, kind)
     states = report.states
     click.echo(
@@ -211,9 +215,10 @@ def status_cmd(state: CliState, as_json: bool) -> None:
 @pass_state
 def retry_cmd(state: CliState) -> None:
     """Put failed items back to pending (their errors are kept)."""
+    state.reader()  # a mistyped --graph: one error naming it, never a new empty board
     board = Store(state.settings, board_graph(state.settings.graph))
     try:
-        n = board_q.retry_failed(board)
+        n = board_q.retry_failed(board) if board.graph_exists() else 0  # a write creates it
     finally:
         board.close()
     click.echo(f"{n} failed item(s) back to pending")
