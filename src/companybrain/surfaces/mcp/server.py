@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from contextlib import suppress
 from importlib.metadata import version
 from typing import Any
 
@@ -20,8 +21,10 @@ from mcp.shared.exceptions import MCPError
 from starlette.applications import Starlette
 
 from companybrain.ask.registry import ToolContext, ToolSpec
-from companybrain.errors import BrainError
+from companybrain.errors import BrainError, StoreError
+from companybrain.graph.queries import repo_read
 from companybrain.model.answer import Answer
+from companybrain.surfaces.paths import hide_paths
 
 INSTRUCTIONS = (
     "Read-only tools over a company brain: company records (ownership, experts, decisions) "
@@ -150,7 +153,8 @@ def build_server(ctx: ToolContext, tools: Sequence[ToolSpec]) -> Server[Any]:
             # the store is synchronous: run the query off the event loop
             answer = await anyio.to_thread.run_sync(answer_call)
         except BrainError as exc:  # a bad argument or a failed query: the message is for them
-            return types.CallToolResult(content=[types.TextContent(text=str(exc))], is_error=True)
+            text = await anyio.to_thread.run_sync(_without_paths, ctx, exc)
+            return types.CallToolResult(content=[types.TextContent(text=text)], is_error=True)
         data = answer.to_dict()
         return types.CallToolResult(
             content=[types.TextContent(text=json.dumps(data, ensure_ascii=False))],
@@ -164,6 +168,17 @@ def build_server(ctx: ToolContext, tools: Sequence[ToolSpec]) -> Server[Any]:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+
+
+def _without_paths(ctx: ToolContext, exc: BrainError) -> str:
+    """The error as a client sees it: no folder of the server's machine (a git error names
+    the repository's, a database error its socket). The repositories are looked up unless
+    the database is what failed."""
+    repositories: list[dict[str, Any]] = []
+    if not isinstance(exc, StoreError):
+        with suppress(BrainError):
+            repositories = repo_read.repositories(ctx.store)
+    return hide_paths(str(exc), ctx.settings, repositories)
 
 
 def serve_stdio(server: Server[Any]) -> None:

@@ -15,6 +15,8 @@ from companybrain.surfaces.web import board_view, company, graph_view, review_vi
 from companybrain.surfaces.web.context import WebContext, now_utc
 
 GRAPH = Query(default=None, description="The graph to read [default: the server's].")
+# `brain status` lines a caller of the web app is not told: paths and the database's address
+PRIVATE_STATUS = ("data", "server")
 AS = Query(default=None, alias="as", description="Ask as this person (their record access).")
 
 
@@ -50,8 +52,10 @@ def router(web: WebContext) -> APIRouter:
 
     @r.get("/status")
     def status(graph: str | None = GRAPH) -> dict[str, Any]:
-        """What `brain status` says about the graph."""
-        return web.brain(graph).status()
+        """What `brain status` says about the graph (mode, FalkorDB version, counts, the last
+        ingest), but where the data folder and the database are on the server's machine."""
+        found = web.brain(graph).status()
+        return {k: v for k, v in found.items() if k not in PRIVATE_STATUS}
 
     @r.post("/ask")
     def ask(body: AskBody) -> dict[str, Any]:
@@ -118,7 +122,9 @@ def router(web: WebContext) -> APIRouter:
 
     @r.get("/repos")
     def repos(graph: str | None = GRAPH) -> list[dict[str, Any]]:
-        return review_view.repositories(web.brain(graph).store)
+        """The repositories read into the graph, by name (not by folder), with their head."""
+        found = review_view.repositories(web.brain(graph).store)
+        return [{k: v for k, v in r.items() if k != "path"} for r in found]
 
     @r.get("/commits")
     def commits(repo: str, graph: str | None = GRAPH) -> list[dict[str, Any]]:

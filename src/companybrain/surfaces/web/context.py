@@ -16,6 +16,7 @@ from companybrain.errors import BrainError, ConfigError, InputError, ModelError,
 from companybrain.graph.connection import Store
 from companybrain.policy.access import Viewer
 from companybrain.policy.time import clock_now
+from companybrain.surfaces.paths import hide_paths
 
 
 class NotFound(InputError):
@@ -106,7 +107,7 @@ def now_utc() -> datetime:
 def shown(exc: BaseException, settings: Settings) -> str:
     """An error as a page or API call shows it: the data folder is named by its setting,
     never by where it is on the server's disk (a database error names its socket and log)."""
-    return str(exc).replace(str(settings.home.resolve()), "$BRAIN_HOME")
+    return hide_paths(str(exc), settings)
 
 
 def http_status(exc: BrainError) -> int:
