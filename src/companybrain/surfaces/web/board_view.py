@@ -104,14 +104,19 @@ def board_item(brain: Store, board: Store | None, item_id: str, viewer: Viewer) 
     for f in findings:
         f.pop("_labels", None)
     handoffs = (
-        [
-            h
-            for h in board_q.handoffs(board)
-            if item.get("entry") in (h["from_entry"], h["to_entry"])
-        ]
+        [h for h in board_q.handoffs(board) if entry in (h["from_entry"], h["to_entry"])]
         if board is not None
         else []
     )
+    if viewer.restricted and handoffs:
+        # as on the board: a handoff to a record they may not see carries its quote
+        ends = sorted({h[end] for h in handoffs for end in ("from_entry", "to_entry")})
+        acls = web_q.source_acls(brain, ends)
+        handoffs = [
+            h
+            for h in handoffs
+            if all(can_see(acls.get(h[end]), viewer) for end in ("from_entry", "to_entry"))
+        ]
     return {
         "item": item,
         "findings": findings,

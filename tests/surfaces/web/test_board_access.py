@@ -1,0 +1,84 @@
+"""What the board drew from a record someone may not see stays out of every page they open:
+a handoff between a visible record and a restricted one."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from companybrain.board.fill import fill
+from companybrain.board.options import BoardOptions, board_graph
+from companybrain.board.run import run_board
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from companybrain.surfaces.web import create_app
+from tests.ingest.corpus_builder import md, write_corpus
+
+SECRET = "Keep the hardware keystore for billing"
+SECRET_TRIAL = "We tried moving billing gateway keys to the software keystore; it did not help."
+RECORDS = {
+    "adr5.md": md(
+        {"id": "ADR-5", "kind": "adr", "at": "2026-09-01T09:00:00Z", "author": "bo",
+         "status": "accepted", "title": SECRET, "acl": ["sec"]},
+        f"# {SECRET}\n\n{SECRET_TRIAL} We will keep the hardware keystore for billing.",
+    ),
+    "adr6.md": md(
+        {"id": "ADR-6", "kind": "adr", "at": "2026-09-02T09:00:00Z", "author": "ana",
+         "status": "accepted", "title": "Cache billing lookups"},
+        "# Cache billing lookups\n\nWe will cache billing gateway lookups for one minute. "
+        "This supersedes ADR-5.",
+    ),
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def board_site(
+    base_settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Settings]:
+    """The two records read by two rules workers: one raises ADR-6 supersedes ADR-5, the
+    other confirms it with a quote from each side."""
+    settings = base_settings.with_(graph=f"w_{uuid.uuid4().hex[:10]}")
+    store = Store(settings)
+    store.ensure_schema()
+    ingest(store, write_corpus(Path(tmp_path_factory.mktemp("c")) / "c", RECORDS), settings)
+    board = store.for_graph(board_graph(settings.graph))
+    options = BoardOptions(claim_ttl_s=30, poll_s=0.05)
+    fill(store, board, options)
+    run_board(settings, options, 2, show_progress=False)
+    board.close()
+    store.close()
+    yield settings
+    store = Store(settings)
+    store.for_graph(board_graph(settings.graph)).delete_graph()
+    store.delete_graph()
+    store.close()
+
+
+def test_a_visible_item_shows_no_handoff_to_a_record_the_person_may_not_see(
+    board_site: Settings,
+) -> None:
+    """Ana (not in `sec`) opened ADR-6's tile: it listed the confirmed handoff to ADR-5
+    with ADR-5's own quote (its title) beside it, so a restricted record's words and its
+    existence showed."""
+    client = TestClient(create_app(board_site))
+    everyone = client.get("/api/board/item", params={"id": "record:ADR-6"}).json()
+    assert [h["status"] for h in everyone["handoffs"]] == ["confirmed"]
+    assert everyone["handoffs"][0]["quote_to"] == SECRET
+    for path in ("/api/board/item", "/board/item"):
+        seen = client.get(path, params={"id": "record:ADR-6", "as": "ana"})
+        assert seen.status_code == 200
+        assert SECRET not in seen.text
+        assert "confirmed by" not in seen.text
+    assert (
+        client.get("/api/board/item", params={"id": "record:ADR-6", "as": "ana"}).json()["handoffs"]
+        == []
+    )
+    assert (
+        client.get("/api/board/item", params={"id": "record:ADR-6", "as": "bo"}).json()["handoffs"]
+        == everyone["handoffs"]
+    )
