@@ -1,5 +1,6 @@
 """What the board drew from a record someone may not see stays out of every page they open:
-a handoff between a visible record and a restricted one."""
+a handoff between a visible record and a restricted one, and the findings read from a
+restricted company ADR (kept under its decision, not under its record)."""
 
 from __future__ import annotations
 
@@ -82,3 +83,24 @@ def test_a_visible_item_shows_no_handoff_to_a_record_the_person_may_not_see(
         client.get("/api/board/item", params={"id": "record:ADR-6", "as": "bo"}).json()["handoffs"]
         == everyone["handoffs"]
     )
+
+
+def test_a_finding_of_a_restricted_company_decision_is_not_found(board_site: Settings) -> None:
+    """The board's findings from a company ADR hang on its decision: the graph view asked
+    for the record behind a finding only under a record, found none, and showed the
+    restricted ADR's experiment to anyone who opened it."""
+    store = Store(board_site)
+    try:
+        [found] = store.read(  # test-only Cypher: the finding's id
+            "MATCH (:Decision {id: 'ADR-5'})-[:HAS_FINDING]->(f:Finding {kind: 'experiment'}) "
+            "RETURN f.id AS id"
+        )
+    finally:
+        store.close()
+    client = TestClient(create_app(board_site))
+    assert SECRET_TRIAL in client.get("/api/graph", params={"id": found["id"]}).text
+    assert client.get("/api/graph", params={"id": found["id"], "as": "bo"}).status_code == 200
+    for path in ("/api/graph", "/graph"):
+        hidden = client.get(path, params={"id": found["id"], "as": "ana"})
+        assert hidden.status_code == 404
+        assert SECRET_TRIAL not in hidden.text

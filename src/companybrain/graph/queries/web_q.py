@@ -104,9 +104,10 @@ def gating_sources(store: Store, label: str, ids: list[str]) -> list[Row]:
             "RETURN d.id AS id, s.acl AS acl"
         )
     elif label == "Finding":
-        cypher = (
-            "UNWIND $ids AS id MATCH (f:Finding {id: id})<-[:HAS_FINDING]-(s:Source) "
-            "RETURN f.id AS id, s.acl AS acl"
+        cypher = (  # under a record, or under a decision (a company one states its record)
+            "UNWIND $ids AS id MATCH (f:Finding {id: id})<-[:HAS_FINDING]-(e) "
+            "OPTIONAL MATCH (e)-[:STATED_IN]->(s:Source) "
+            "RETURN f.id AS id, coalesce(e.acl, s.acl) AS acl"
         )
     elif label == "Rejection":
         cypher = (
