@@ -18,6 +18,9 @@ from companybrain.surfaces.web.context import NotFound
 NEIGHBOURS = 40
 GATED = ("OwnershipClaim", "Decision", "Finding", "Rejection")
 TEXT_PREVIEW = 600
+# Not shown: bookkeeping, and `replaced`, the mark that some record replaces this one (one
+# the person may not see, perhaps; those they may see are its SUPERSEDES neighbours).
+HIDDEN_PROPERTIES = frozenset({"acl", "hash", "replaced"})
 
 
 def find_labels(store: Store, node_id: str) -> list[str]:
@@ -80,7 +83,7 @@ def neighbourhood(store: Store, node_id: str, label: str | None, viewer: Viewer)
     props = {
         key: _preview(value)
         for key, value in centre.items()
-        if not key.startswith("_") and key not in {"acl", "hash"}
+        if not key.startswith("_") and key not in HIDDEN_PROPERTIES
     }
     return {
         "centre": {
