@@ -77,16 +77,16 @@ def node(store: Store, label: str, node_id: str) -> Row | None:
     return rows[0]["n"] if rows else None
 
 
-def neighbours(store: Store, label: str, node_id: str, limit: int) -> list[Row]:
-    """The nodes one step away, with the relationship and its direction (one row more than
-    `limit`, so that the page can say it cut the list)."""
+def neighbours(store: Store, label: str, node_id: str, limit: int, skip: int = 0) -> list[Row]:
+    """The nodes one step away, with the relationship and its direction: `limit` of them,
+    after the first `skip`, in a fixed order."""
     return store.read(
         f"MATCH (n:{ident(label)} {{id: $id}})-[r]-(m) "
         "RETURN labels(m) AS labels, m.id AS id, "
         "coalesce(m.name, m.title, m.subject, m.relation, m.id) AS name, "
         "type(r) AS rel, startNode(r) = n AS outgoing, m.acl AS acl "
-        "ORDER BY rel, id LIMIT $limit",
-        {"id": node_id, "limit": limit + 1},
+        "ORDER BY rel, id, outgoing, labels SKIP $skip LIMIT $limit",
+        {"id": node_id, "limit": limit, "skip": skip},
     )
 
 

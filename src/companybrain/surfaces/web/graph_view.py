@@ -57,29 +57,17 @@ def neighbourhood(store: Store, node_id: str, label: str | None, viewer: Viewer)
         raise NotFound(f"no node {node_id!r}")
     if _hidden(store, viewer, [(label, node_id, centre.get("acl"))]):
         raise NotFound(f"no node {node_id!r}")
-    rows = web_q.neighbours(store, label, node_id, NEIGHBOURS)
-    cut = len(rows) > NEIGHBOURS
-    rows = rows[:NEIGHBOURS]
-    found = [
-        ((r["labels"] or ["?"])[0], str(r["id"]), r.get("acl"))
+    rows, cut = _visible_neighbours(store, label, node_id, viewer)
+    seen = [
+        {
+            "label": (r["labels"] or ["?"])[0],
+            "id": str(r["id"]),
+            "name": str(r["name"] or r["id"]),
+            "rel": r["rel"],
+            "outgoing": bool(r["outgoing"]),
+        }
         for r in rows
-        if r.get("id") is not None
     ]
-    hidden = _hidden(store, viewer, found)
-    seen: list[dict[str, Any]] = []
-    for r in rows:
-        lab = (r["labels"] or ["?"])[0]
-        if r.get("id") is None or (lab, str(r["id"])) in hidden:
-            continue
-        seen.append(
-            {
-                "label": lab,
-                "id": str(r["id"]),
-                "name": str(r["name"] or r["id"]),
-                "rel": r["rel"],
-                "outgoing": bool(r["outgoing"]),
-            }
-        )
     props = {
         key: _preview(value)
         for key, value in centre.items()
@@ -98,6 +86,32 @@ def neighbourhood(store: Store, node_id: str, label: str | None, viewer: Viewer)
         "cut": cut,
         "drawing": _layout(seen),
     }
+
+
+def _visible_neighbours(
+    store: Store, label: str, node_id: str, viewer: Viewer
+) -> tuple[list[dict[str, Any]], bool]:
+    """The first NEIGHBOURS neighbours the viewer may see, and whether there are more. The
+    hidden ones are left out before counting: they neither take the place of visible ones
+    nor say that there are more."""
+    kept: list[dict[str, Any]] = []
+    skip, size = 0, NEIGHBOURS + 1
+    while True:
+        rows = web_q.neighbours(store, label, node_id, size, skip)
+        found = [
+            ((r["labels"] or ["?"])[0], str(r["id"]), r.get("acl"))
+            for r in rows
+            if r.get("id") is not None
+        ]
+        hidden = _hidden(store, viewer, found)
+        kept += [
+            r
+            for r in rows
+            if r.get("id") is not None and ((r["labels"] or ["?"])[0], str(r["id"])) not in hidden
+        ]
+        if len(kept) > NEIGHBOURS or len(rows) < size:
+            return kept[:NEIGHBOURS], len(kept) > NEIGHBOURS
+        skip, size = skip + size, size * 2  # a node with many hidden ones: few round trips
 
 
 def _preview(value: Any) -> Any:
