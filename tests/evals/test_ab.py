@@ -15,6 +15,7 @@ from companybrain.errors import InputError
 from companybrain.evals.ab import KeywordIndex, keyword_answer, read_questions
 from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
+from companybrain.policy.access import Viewer
 from tests.conftest import REPO_ROOT
 from tests.support.model_server import ScriptedModelServer, text, tool_call
 
@@ -136,6 +137,39 @@ def test_retrieval_respects_the_person_asking(demo: Store, run_cli: Any, tmp_pat
     rows = {r["id"]: r for r in json.loads(result.output)["retrieval"]["rows"]}
     assert rows["a"]["keyword"] and "CC-1038" in rows["a"]["keyword_top"]
     assert not rows["b"]["keyword"] and "CC-1038" not in rows["b"]["keyword_top"]
+
+
+def test_records_a_person_may_not_see_do_not_reorder_what_they_find(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """BM25 weighs a word by how many records hold it. With the index built over every
+    record, ten chats only `sec` may see that say "keystore" made that word common: for
+    Ana (not in `sec`), the record saying it twice fell below the one saying "rotation"
+    once, an order that a graph of only what she may see does not give."""
+    from tests.ingest.corpus_builder import write_corpus
+
+    def chat(rid: str, words: str, acl: list[str] | None = None) -> dict[str, Any]:
+        row = {"id": rid, "kind": "chat", "at": "2026-10-01T09:00:00Z", "text": words}
+        return {**row, "acl": acl} if acl else row
+
+    public = [chat("A", "keystore keystore notes"), chat("B", "rotation notes today")]
+    hidden = [chat(f"S-{i}", f"keystore secret {i}", ["sec"]) for i in range(10)]
+    ingest(store, write_corpus(tmp_path / "all", {}, jsonl=public + hidden), settings)
+    only_public = settings.with_(graph=f"{settings.graph}_public")
+    visible = Store(only_public)
+    try:
+        ingest(visible, write_corpus(tmp_path / "public", {}, jsonl=public), only_public)
+        want = [h["id"] for h in KeywordIndex.from_store(visible).search("keystore rotation")]
+    finally:
+        visible.delete_graph()
+        visible.close()
+    assert want == ["A", "B"]
+    ana = Viewer.member("ana", ["pay"])
+    index = KeywordIndex.from_store(store)
+    assert [h["id"] for h in index.search("keystore rotation", viewer=ana)] == want
+    assert [c.record for c in keyword_answer(index, "keystore rotation", ana).citations] == want
+    bo = Viewer.member("bo", ["sec"])
+    assert [h["id"] for h in index.search("keystore rotation", viewer=bo)][:2] == ["B", "A"]
 
 
 def _by_tools(graph_reply: list[dict[str, Any]], keyword_reply: list[dict[str, Any]]) -> Any:

@@ -102,13 +102,21 @@ class KeywordIndex:
         if texts:
             tokens = bm25s.tokenize(texts, stopwords="en", show_progress=False)
             self._bm25.index(tokens, show_progress=False)
+        self._seen_by: dict[frozenset[str], KeywordIndex] = {}
 
     @classmethod
     def from_store(cls, store: Store) -> KeywordIndex:
         return cls(keyword_q.keyword_records(store))
 
     def search(self, query: str, k: int = TOP_K, viewer: Viewer | None = None) -> list[Row]:
-        """The top k records for `query` that `viewer` may see."""
+        """The top k records for `query` that `viewer` may see, ranked by an index of
+        those records only: BM25 weighs a word by the records that hold it, so records
+        the viewer may not see would change the order of those they may."""
+        if viewer is not None and viewer.groups is not None:
+            if viewer.groups not in self._seen_by:
+                mine = [r for r in self.records if can_see(r.get("acl"), viewer)]
+                self._seen_by[viewer.groups] = KeywordIndex(mine)
+            return self._seen_by[viewer.groups].search(query, k)
         if not self.records:
             return []
         tokens = bm25s.tokenize([query], stopwords="en", show_progress=False, return_ids=False)
@@ -122,8 +130,6 @@ class KeywordIndex:
             record = self.records[int(i)]
             if float(score) <= 0:
                 break
-            if viewer is not None and not can_see(record.get("acl"), viewer):
-                continue
             hits.append({**record, "score": float(score)})
             if len(hits) == k:
                 break
