@@ -4,12 +4,17 @@ answered as before. The report now names such records, and how to remove them.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
+from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
+from companybrain.graph.queries import records_q
+from companybrain.graph.queries.digest_q import record_digests
 from companybrain.ingest.extract import EXTRACTION_VERSION
 from companybrain.ingest.pipeline import ingest
 from companybrain.surfaces.cli.ingest import print_report
@@ -94,3 +99,58 @@ def test_a_corpus_record_changed_and_ingested_on_its_own_stays_the_corpus_s(
     assert ingest(store, cc, settings).stored == 1
     cc.unlink()
     assert ingest(store, corpus, settings, prune=True).pruned == 1
+
+
+class _CutOff(Exception):
+    """The process dying (kill -9) right after a write of a prune."""
+
+
+class _DiesAfter:
+    """`store`, whose process dies right after its `writes`-th write."""
+
+    def __init__(self, store: Store, writes: int) -> None:
+        self.store, self.left = store, writes
+
+    def query(self, *args: Any, **kwargs: Any) -> Any:
+        rows = self.store.query(*args, **kwargs)
+        self.left -= 1
+        if self.left == 0:
+            raise _CutOff
+        return rows
+
+
+def _dying_after(
+    delete: Callable[[Store, list[str]], int], writes: int
+) -> Callable[[Store, list[str]], int]:
+    return lambda store, ids: delete(cast(Store, _DiesAfter(store, writes)), ids)
+
+
+def test_a_prune_cut_off_midway_leaves_no_record_without_its_claims(
+    store: Store, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A prune removed a record's claims, then (in writes of their own) its decisions and
+    the record itself. Cut off in between, the record stayed with no claim and its stored
+    hash: once its file was back (deleted by mistake, restored), every run counted it
+    unchanged and the directory's Ana answered for the billing gateway, citing dir-1,
+    while CC-1 says Bo. A prune is now one write: a record goes whole or not at all."""
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "cc.md": TRANSFER})
+    ingest(store, corpus, settings)
+    whole = record_digests(store)["CC-1"]
+    cc = corpus / "records" / "cc.md"
+    delete = records_q.delete_sources
+    for writes in range(1, 10):  # cut off after each of its writes in turn
+        cc.unlink()
+        monkeypatch.setattr(records_q, "delete_sources", _dying_after(delete, writes))
+        try:
+            ingest(store, corpus, settings, prune=True)
+            break  # it wrote less than that
+        except _CutOff:
+            pass
+        finally:
+            monkeypatch.setattr(records_q, "delete_sources", delete)
+        cc.write_text(TRANSFER)  # restored
+        ingest(store, corpus, settings)
+        assert record_digests(store)["CC-1"] == whole, f"cut off after write {writes}"
+        answer = ask(store, settings, "Who owns the billing gateway?", now="2026-10-20T12:00:00Z")
+        assert answer.result == {"owner": {"id": "bo", "name": "Bo Lind"}}
+    assert writes > 1
