@@ -154,3 +154,40 @@ def test_a_prune_cut_off_midway_leaves_no_record_without_its_claims(
         answer = ask(store, settings, "Who owns the billing gateway?", now="2026-10-20T12:00:00Z")
         assert answer.result == {"owner": {"id": "bo", "name": "Bo Lind"}}
     assert writes > 1
+
+
+BROKEN = "---\nid: CC-1\nkind: [broken\n---\n"  # its id cannot be read
+
+
+def test_a_file_that_fails_to_read_is_not_gone_however_the_corpus_folder_is_spelled(
+    store: Store, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which records a file held was looked up by the path the run that stored them was
+    given: ingested as `corpus` once and as `/home/.../corpus` since (another shell, a
+    cron job), a file that failed to read was taken for one deleted: the run called its
+    record gone and --prune removed it, so the company forgot what the file said because
+    of a typo in it."""
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "cc.md": TRANSFER})
+    monkeypatch.chdir(tmp_path)
+    ingest(store, "c", settings)
+    (corpus / "records" / "cc.md").write_text(BROKEN)
+    assert ingest(store, corpus, settings).gone == []
+    assert ingest(store, corpus, settings, prune=True).pruned == 0
+    answer = ask(store, settings, "Who owns the billing gateway?", now="2026-10-20T12:00:00Z")
+    assert answer.result == {"owner": {"id": "bo", "name": "Bo Lind"}}
+
+
+def test_a_renamed_file_that_fails_to_read_is_not_gone(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Renamed, a record is unchanged (its text is), so the graph keeps the name it was
+    stored from; once the renamed file failed to read, its record was called gone and
+    pruned although the refusal named it."""
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "cc.md": TRANSFER})
+    ingest(store, corpus, settings)
+    cc = corpus / "records" / "cc.md"
+    cc.rename(cc.with_name("cc-1.md"))
+    assert ingest(store, corpus, settings).unchanged == 2
+    cc.with_name("cc-1.md").write_text(TRANSFER.replace("author: cy", "author: nobody-here"))
+    report = ingest(store, corpus, settings, prune=True)
+    assert (report.pruned, report.kept_stored) == (0, ["CC-1"])

@@ -284,9 +284,10 @@ def _gone(store: Store, corpus: CorpusStream, report: IngestReport) -> list[str]
 
 def missing_from(store: Store, corpus: CorpusStream) -> list[str]:
     """Records a whole-corpus ingest stored that the corpus, read through, no longer holds.
-    A record whose file failed to read this time may still be there: it is not missing."""
-    present = corpus.ids
-    broken = {_file_of(p.where) for p in corpus.rejected}  # files, and folders not listed
+    A record whose file failed to read this time may still be there: it is not missing, nor
+    is one a refusal names (its file renamed since it was stored)."""
+    present = corpus.ids | {p.record for p in corpus.rejected if p.record}
+    broken = [_within(corpus.path, _file_of(p.where)) for p in corpus.rejected]
     return sorted(
         sid
         for sid, origin in records_q.corpus_sources(store).items()
@@ -294,9 +295,22 @@ def missing_from(store: Store, corpus: CorpusStream) -> list[str]:
     )
 
 
-def _in(file: str, broken: set[str]) -> bool:
-    """Is `file` one of `broken`, or inside one of them (a folder that could not be read)?"""
-    return file in broken or any(str(folder) in broken for folder in Path(file).parents)
+def _within(folder: Path, file: str) -> tuple[str, ...]:
+    """The parts of `file`'s path inside the corpus `folder`."""
+    try:
+        return Path(file).relative_to(folder).parts
+    except ValueError:
+        return Path(file).parts
+
+
+def _in(file: str, broken: list[tuple[str, ...]]) -> bool:
+    """Is `file` one of `broken`, or inside one of them (a folder that could not be read)?
+    By the path within the corpus folder: a stored origin spells the folder as the run that
+    stored it was given it ("corpus", "/home/kofi/corpus")."""
+    parts = Path(file).parts
+    return any(
+        parts[end - len(b) : end] == b for b in broken for end in range(len(b), len(parts) + 1)
+    )
 
 
 def _file_of(where: str) -> str:
