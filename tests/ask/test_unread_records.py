@@ -80,3 +80,24 @@ def test_next_marks() -> None:
     assert next_marks({}, set(), ["a"], 5) == {"a": 5}
     assert next_marks({"a": 1}, set(), ["a"], 5) == {"a": 1}, "since the first refusal"
     assert next_marks({"a": 1, "b": 2}, {"a"}, [], 5) == {"b": 2}, "read fine: cleared"
+
+
+def test_a_file_whose_id_cannot_be_read_is_kept_and_said_so(
+    store: Store, settings: Settings, corpus: Path
+) -> None:
+    """The most common way a file fails, front matter YAML cannot parse, names no record:
+    the run said only "rejected 1", and answers went on citing CC-1's stored version as if
+    the file still said it. The records stored from a file that failed to read, and not
+    read from anywhere else this time, are the ones kept."""
+    ingest(store, corpus, settings)
+    cc = corpus / "records" / "cc.md"
+    cc.write_text("---\nid: CC-1\nkind: [broken\n---\nOwnership moves to Cy Park.\n")
+    report = ingest(store, corpus, settings)
+    assert [p.record for p in report.rejected] == [None]
+    assert report.kept_stored == ["CC-1"]
+    owner, explained = _owner(store, settings)
+    assert owner == "bo" and NOTE in explained
+
+    cc.write_text(TRANSFER)
+    ingest(store, corpus, settings)
+    assert records_q.unread_records(store) == {}

@@ -103,6 +103,8 @@ def _ingest(
     report.rejected = [*corpus.rejected, *report.rejected]  # the model's failures after
     report.warnings = [*corpus.warnings, *report.warnings]  # then unlisted owners
     refused = [p.record for p in report.rejected if p.record]  # the model's failures too
+    if corpus.whole_corpus and any(p.record is None for p in corpus.rejected):
+        refused += _absent(store, corpus)[1]  # a file whose record's id could not be read
     report.kept_stored = sorted(records_q.source_states(store, refused)) if refused else []
     if corpus.whole_corpus and not prune:  # still answering: say so, and how to remove them
         report.gone = _gone(store, corpus, report)
@@ -286,13 +288,20 @@ def missing_from(store: Store, corpus: CorpusStream) -> list[str]:
     """Records a whole-corpus ingest stored that the corpus, read through, no longer holds.
     A record whose file failed to read this time may still be there: it is not missing, nor
     is one a refusal names (its file renamed since it was stored)."""
+    return _absent(store, corpus)[0]
+
+
+def _absent(store: Store, corpus: CorpusStream) -> tuple[list[str], list[str]]:
+    """Records stored from the corpus that this run, read through, did not read: those
+    missing from it, and those from files (or folders) that failed to read."""
     present = corpus.ids | {p.record for p in corpus.rejected if p.record}
     broken = [_within(corpus.path, _file_of(p.where)) for p in corpus.rejected]
-    return sorted(
-        sid
-        for sid, origin in records_q.corpus_sources(store).items()
-        if sid not in present and not _in(_file_of(origin), broken)
-    )
+    missing: list[str] = []
+    unread: list[str] = []
+    for sid, origin in sorted(records_q.corpus_sources(store).items()):
+        if sid not in present:
+            (unread if _in(_file_of(origin), broken) else missing).append(sid)
+    return missing, unread
 
 
 def _within(folder: Path, file: str) -> tuple[str, ...]:
