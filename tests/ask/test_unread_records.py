@@ -101,3 +101,19 @@ def test_a_file_whose_id_cannot_be_read_is_kept_and_said_so(
     cc.write_text(TRANSFER)
     ingest(store, corpus, settings)
     assert records_q.unread_records(store) == {}
+
+
+def test_a_broken_copy_beside_the_file_read_marks_nothing(
+    store: Store, settings: Settings, corpus: Path
+) -> None:
+    """A second file with CC-1's id that failed to read (a copy left half-edited) made the
+    run say it kept the stored CC-1 until the file is fixed, and every answer citing CC-1
+    say it "was refused by every ingest since", while cc.md was read and is what the graph
+    holds."""
+    ingest(store, corpus, settings)
+    copy = corpus / "records" / "cc-copy.md"
+    copy.write_text(TRANSFER.replace("author: cy", "author: nobody-here"))
+    report = ingest(store, corpus, settings)
+    assert [p.record for p in report.rejected] == ["CC-1"]
+    assert report.kept_stored == []
+    assert "Note:" not in _owner(store, settings)[1]

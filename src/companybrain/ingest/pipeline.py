@@ -100,9 +100,12 @@ def _ingest(
     )
     _read_again(store, org, org_hash, settings, report, lock)
     report.read = corpus.read
-    report.rejected = [*corpus.rejected, *report.rejected]  # the model's failures after
+    failed = report.rejected  # by the model: read, and not stored
+    report.rejected = [*corpus.rejected, *failed]
     report.warnings = [*corpus.warnings, *report.warnings]  # then unlisted owners
-    refused = [p.record for p in report.rejected if p.record]  # the model's failures too
+    # refused, unless read fine from another file (beside a broken copy of it)
+    refused = [p.record for p in corpus.rejected if p.record and p.record not in corpus.ids]
+    refused += [p.record for p in failed if p.record]
     if corpus.whole_corpus and any(p.record is None for p in corpus.rejected):
         refused += _absent(store, corpus)[1]  # a file whose record's id could not be read
     report.kept_stored = sorted(records_q.source_states(store, refused)) if refused else []
