@@ -33,7 +33,8 @@ DEMO = REPO_ROOT / "demo" / "corpus"
 NOW = "2026-10-20T12:00:00Z"
 QUESTION = "Who owns the billing gateway?"
 PADDING_GRAPHS = 150
-LOAD_DELAY_US = 20_000  # per key: 150 keys, about three seconds of loading
+LOAD_DELAY_US = 40_000  # per key: 150 keys, about six seconds of loading (a CLI started on
+# a busy machine took more than three to connect, and found the load already over)
 
 
 def _free_port() -> int:
