@@ -96,6 +96,31 @@ def test_access_rules_apply_and_a_pinned_identity_cannot_be_overridden(
     assert override.json() == {"error": "this server answers as 'ana' only"}
 
 
+def test_status_names_and_counts_no_record_the_person_may_not_see(
+    corpus: Path, settings: Settings
+) -> None:
+    """`brain serve --as ana` served /api/status as for everyone: the ingest's last record
+    written was CC-2, which only `sec` may see, named by its id, and the counts of records
+    and claims included the hidden ones."""
+    everyone = TestClient(create_app(settings)).get("/api/status").json()
+    assert everyone["last_ingest"]["last"] == "CC-2"
+    assert everyone["labels"]["Source"] == 2
+    for client, params in (
+        (TestClient(create_app(settings, as_person="ana")), {}),
+        (TestClient(create_app(settings)), {"as": "ana"}),
+    ):
+        status = client.get("/api/status", params=params)
+        assert status.status_code == 200
+        body = status.json()
+        assert "CC-2" not in status.text
+        assert body["labels"] is None and body["relationships"] is None
+        assert body["last_ingest"]["state"] == "complete"
+        assert body["last_ingest"]["durable"] is None  # a count of records
+        assert body["graph"] == everyone["graph"]
+    bo = TestClient(create_app(settings)).get("/api/status", params={"as": "bo"}).json()
+    assert bo["labels"] is None and "CC-2" not in str(bo)
+
+
 def test_bad_requests_get_one_clear_error(corpus: Path, settings: Settings) -> None:
     client = TestClient(create_app(settings))
     assert client.post("/api/ask", json={}).status_code == 422

@@ -51,11 +51,19 @@ def router(web: WebContext) -> APIRouter:
         return brain, web.asker(brain.store, person)
 
     @r.get("/status")
-    def status(graph: str | None = GRAPH) -> dict[str, Any]:
+    def status(graph: str | None = GRAPH, as_: str | None = AS) -> dict[str, Any]:
         """What `brain status` says about the graph (mode, FalkorDB version, counts, the last
-        ingest), but where the data folder and the database are on the server's machine."""
-        found = web.brain(graph).status()
-        return {k: v for k, v in found.items() if k not in PRIVATE_STATUS}
+        ingest), but where the data folder and the database are on the server's machine.
+        Asked as a person, without the counts and the last record written (the ingest's
+        state stays): they cover records the person may not see."""
+        brain, who = asker(graph, as_)
+        found = {k: v for k, v in brain.status().items() if k not in PRIVATE_STATUS}
+        if who.viewer.restricted:
+            found["labels"] = found["relationships"] = None
+            if found.get("last_ingest"):
+                counted = dict.fromkeys(("durable", "last", "warning"))
+                found["last_ingest"] = {**found["last_ingest"], **counted}
+        return found
 
     @r.post("/ask")
     def ask(body: AskBody) -> dict[str, Any]:
