@@ -82,6 +82,23 @@ def test_a_record_the_person_may_not_see_is_not_found(client: TestClient) -> Non
     assert client.get("/record", params={"id": "CC-2", "as": "bo"}).status_code == 200
 
 
+def test_a_hidden_record_s_page_answers_as_one_that_does_not_exist(site: Site) -> None:
+    """The record page sent an id no record has to the Graph page (303), and answered a
+    record Ana may not see with its own 404 at once: which ids a restricted record holds
+    could be read off the status, the redirect and the wording."""
+    client = TestClient(create_app(site.settings), follow_redirects=False)
+
+    def seen(rid: str) -> tuple[int, str | None, str]:
+        page = client.get("/record", params={"id": rid, "as": "ana"})
+        where = page.headers.get("location")
+        final = client.get(where) if where else page
+        return page.status_code, (where or "").replace(rid, "ID"), final.text.replace(rid, "ID")
+
+    assert seen("CC-2") == seen("CC-9")
+    assert seen("CC-2")[0] == 303
+    assert client.get("/record", params={"id": "CC-2", "as": "bo"}).status_code == 200
+
+
 def test_owners_lists_every_service_and_hides_what_the_person_may_not_see(
     client: TestClient,
 ) -> None:

@@ -124,6 +124,12 @@ def answer_view(store: Store, answer: Answer, asker: Asker) -> dict[str, Any]:
 # -- a record ----------------------------------------------------------------------------
 
 
+def is_record(store: Store, record_id: str, asker: Asker) -> bool:
+    """A record the asker may see has this id (one they may not see is none to them)."""
+    acls = web_q.source_acls(store, [record_id])
+    return record_id in acls and can_see(acls[record_id], asker.viewer)
+
+
 def record_view(store: Store, record_id: str, asker: Asker) -> dict[str, Any]:
     """A record the asker may see, with the quoted spans marked and the facts drawn from it.
     A record they may not see is not found, exactly like one that does not exist."""

@@ -147,8 +147,9 @@ def router(web: WebContext) -> APIRouter:
     @r.get("/record", response_class=HTMLResponse)
     def record_page(request: Request, id: str) -> Response:
         graph, brain, asker = setup(request)
-        if ask_q.records_text(brain.store, [id]) == {}:
-            # a decision, commit or file: its node on the Graph page (which checks access)
+        if not company.is_record(brain.store, id, asker):
+            # a decision, commit or file: its node on the Graph page (which checks access);
+            # a record the person may not see goes there too, as one that does not exist
             return RedirectResponse(pages.url_maker(graph, asker.person)("/graph", id=id), 303)
         view = company.record_view(brain.store, id, asker)
         return pages.render(
