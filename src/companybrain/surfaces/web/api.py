@@ -40,6 +40,7 @@ class RecordBody(BaseModel):
 
 class SyncBody(BaseModel):
     repo: str | None = None
+    as_: str | None = Field(default=None, alias="as")
     graph: str | None = None
 
 
@@ -149,7 +150,8 @@ def router(web: WebContext) -> APIRouter:
         """Read the repository's new commits, run the board, say what changed."""
 
         def run() -> dict[str, Any]:  # off the event loop, as every database call
-            return review_view.sync(web.settings, web.brain(body.graph).store, body.repo)
+            brain, who = asker(body.graph, body.as_)
+            return review_view.sync(web.settings, brain.store, body.repo, viewer=who.viewer)
 
         return await asyncio.to_thread(run)
 

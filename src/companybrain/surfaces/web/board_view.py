@@ -108,18 +108,23 @@ def board_item(brain: Store, board: Store | None, item_id: str, viewer: Viewer) 
         if board is not None
         else []
     )
-    if viewer.restricted and handoffs:
-        # as on the board: a handoff to a record they may not see carries its quote
-        ends = sorted({h[end] for h in handoffs for end in ("from_entry", "to_entry")})
-        acls = web_q.source_acls(brain, ends)
-        handoffs = [
-            h
-            for h in handoffs
-            if all(can_see(acls.get(h[end]), viewer) for end in ("from_entry", "to_entry"))
-        ]
     return {
         "item": item,
         "findings": findings,
-        "handoffs": handoffs,
+        "handoffs": visible_handoffs(brain, handoffs, viewer),
         "children": board_q.children(board, item_id) if board is not None else [],
     }
+
+
+def visible_handoffs(brain: Store, handoffs: list[dict[str, Any]], viewer: Viewer) -> list[Any]:
+    """The handoffs whose both ends the viewer may see, as on the board: one to or from a
+    record they may not see carries its id and its quote."""
+    if not viewer.restricted or not handoffs:
+        return handoffs
+    ends = sorted({h[end] for h in handoffs for end in ("from_entry", "to_entry")})
+    acls = web_q.source_acls(brain, ends)
+    return [
+        h
+        for h in handoffs
+        if all(can_see(acls.get(h[end]), viewer) for end in ("from_entry", "to_entry"))
+    ]

@@ -302,11 +302,11 @@ def router(web: WebContext) -> APIRouter:
     def sync_repo(request: Request, form: Any) -> Response:
         graph = str(form.get("graph") or web.default_graph)
         brain = web.brain(graph)
-        asker = web.asker(brain.store, None)
+        asker = web.asker(brain.store, str(form.get("as") or "") or None)
         repo = str(form.get("repo") or "")
         synced, error, status = None, None, 200
         try:
-            synced = review_view.sync(web.settings, brain.store, repo or None)
+            synced = review_view.sync(web.settings, brain.store, repo or None, viewer=asker.viewer)
         except BrainError as exc:
             error, status = shown(exc, web.settings), http_status(exc)
         return review_render(

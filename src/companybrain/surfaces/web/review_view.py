@@ -11,7 +11,9 @@ from companybrain.config import Settings
 from companybrain.errors import InputError
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import board_q, repo_read, web_q
+from companybrain.policy.access import Viewer
 from companybrain.repo import gitcmd
+from companybrain.surfaces.web.board_view import visible_handoffs
 from companybrain.surfaces.web.context import NotFound
 
 COMMITS = 60
@@ -88,10 +90,16 @@ def commit_review(store: Store, repo: str | None, sha: str) -> dict[str, Any]:
     }
 
 
-def sync(settings: Settings, store: Store, repo: str | None, workers: int = 2) -> dict[str, Any]:
+def sync(
+    settings: Settings,
+    store: Store,
+    repo: str | None,
+    workers: int = 2,
+    viewer: Viewer | None = None,
+) -> dict[str, Any]:
     """The Sync button: read what is new in the repository (incremental), let the board read
     the new and changed entries, and say what changed: decisions, handoffs raised and
-    settled."""
+    settled (those `viewer` may see both ends of: the board reads company records too)."""
     from companybrain.board.fill import fill
     from companybrain.board.options import BoardOptions, board_graph
     from companybrain.board.run import run_board
@@ -120,6 +128,7 @@ def sync(settings: Settings, store: Store, repo: str | None, workers: int = 2) -
     finally:
         board.close()
     new = [d for i, d in after_decisions.items() if i not in before_decisions]
+    handoffs = visible_handoffs(store, handoffs, viewer or Viewer.everyone())
     raised = [h for h in handoffs if h["id"] not in before_handoffs]
     settled = [
         h
