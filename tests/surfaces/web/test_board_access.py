@@ -34,6 +34,11 @@ RECORDS = {
         "# Cache billing lookups\n\nWe will cache billing gateway lookups for one minute. "
         "This supersedes ADR-5.",
     ),
+    "adr7.md": md(
+        {"id": "ADR-7", "kind": "adr", "at": "2026-09-03T09:00:00Z", "author": "ana",
+         "status": "accepted", "title": "Use cloud KMS"},
+        f'# Use cloud KMS\n\nWe will use cloud KMS for billing keys. This supersedes "{SECRET}".',
+    ),
 }  # fmt: skip
 
 
@@ -104,3 +109,22 @@ def test_a_finding_of_a_restricted_company_decision_is_not_found(board_site: Set
         hidden = client.get(path, params={"id": found["id"], "as": "ana"})
         assert hidden.status_code == 404
         assert SECRET_TRIAL not in hidden.text
+
+
+def test_a_relation_to_a_record_the_person_may_not_see_is_not_shown(board_site: Settings) -> None:
+    """ADR-7 (public) supersedes ADR-5 by quoting its title, and the board resolved the
+    title to ADR-5: Ana saw "ADR-5" as the value of ADR-7's relation finding, on the board
+    item page and on the finding's Graph node, which ADR-7's decision links to."""
+    client = TestClient(create_app(board_site))
+    everyone = client.get("/api/board/item", params={"id": "record:ADR-7"}).json()
+    [relation] = [f for f in everyone["findings"] if f["kind"] == "relation"]
+    assert relation["value"] == "ADR-5"
+    ana = client.get("/api/board/item", params={"id": "record:ADR-7", "as": "ana"})
+    assert "ADR-5" not in ana.text
+    assert [f for f in everyone["findings"] if f != relation] == ana.json()["findings"]
+    assert "ADR-5" not in client.get("/board/item", params={"id": "record:ADR-7", "as": "ana"}).text
+    assert client.get("/api/graph", params={"id": relation["id"]}).status_code == 200
+    assert client.get("/api/graph", params={"id": relation["id"], "as": "bo"}).status_code == 200
+    assert client.get("/api/graph", params={"id": relation["id"], "as": "ana"}).status_code == 404
+    decision = client.get("/api/graph", params={"id": "ADR-7", "label": "Decision", "as": "ana"})
+    assert decision.status_code == 200 and relation["id"] not in decision.text

@@ -91,8 +91,9 @@ def neighbours(store: Store, label: str, node_id: str, limit: int, skip: int = 0
 
 
 def gating_sources(store: Store, label: str, ids: list[str]) -> list[Row]:
-    """For claims, decisions, findings and rejections: the records they come from, whose acl
-    decides who may see them (id, acl; one row per record)."""
+    """For claims, decisions, findings and rejections: the records they come from (and the
+    record a relation finding points at), whose acl decides who may see them (id, acl; one
+    row per record)."""
     if label == "OwnershipClaim":
         cypher = (
             "UNWIND $ids AS id MATCH (c:OwnershipClaim {id: id})<-[:ATTESTS]-(s:Source) "
@@ -104,10 +105,13 @@ def gating_sources(store: Store, label: str, ids: list[str]) -> list[Row]:
             "RETURN d.id AS id, s.acl AS acl"
         )
     elif label == "Finding":
-        cypher = (  # under a record, or under a decision (a company one states its record)
+        cypher = (  # under a record, or under a decision (a company one states its record);
+            # a relation's target record decides too (its value is that record's id)
             "UNWIND $ids AS id MATCH (f:Finding {id: id})<-[:HAS_FINDING]-(e) "
             "OPTIONAL MATCH (e)-[:STATED_IN]->(s:Source) "
-            "RETURN f.id AS id, coalesce(e.acl, s.acl) AS acl"
+            "OPTIONAL MATCH (t:Source {id: f.value}) WHERE f.kind = 'relation' "
+            "UNWIND [coalesce(e.acl, s.acl), t.acl] AS acl "
+            "RETURN f.id AS id, acl"
         )
     elif label == "Rejection":
         cypher = (

@@ -103,6 +103,7 @@ def board_item(brain: Store, board: Store | None, item_id: str, viewer: Viewer) 
     )
     for f in findings:
         f.pop("_labels", None)
+    findings = _visible_targets(brain, findings, viewer)
     handoffs = (
         [h for h in board_q.handoffs(board) if entry in (h["from_entry"], h["to_entry"])]
         if board is not None
@@ -127,4 +128,18 @@ def visible_handoffs(brain: Store, handoffs: list[dict[str, Any]], viewer: Viewe
         h
         for h in handoffs
         if all(can_see(acls.get(h[end]), viewer) for end in ("from_entry", "to_entry"))
+    ]
+
+
+def _visible_targets(brain: Store, findings: list[Any], viewer: Viewer) -> list[Any]:
+    """The findings, but a relation to a record the viewer may not see: its value is that
+    record's id, resolved from a title or number the entry wrote."""
+    targets = sorted({str(f.get("value")) for f in findings if f.get("kind") == "relation"})
+    if not viewer.restricted or not targets:
+        return findings
+    acls = web_q.source_acls(brain, targets)
+    return [
+        f
+        for f in findings
+        if f.get("kind") != "relation" or can_see(acls.get(str(f.get("value"))), viewer)
     ]
