@@ -362,3 +362,32 @@ def test_latin1_bytes_are_named_by_line_in_a_whole_file(tmp_path: Path) -> None:
     org.write_bytes(org.read_bytes().replace(b"Cy Park", "Cy Pärk".encode("latin-1")))
     with pytest.raises(InputError, match=r"org\.yaml: not UTF-8 text \(.* at byte \d+, line 18\)"):
         read_org(org)
+
+
+def test_a_known_field_written_in_another_case_rejects_the_record(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """`ACL: [security]` was kept as an unknown field: the record was stored as public,
+    and anyone saw a text its export meant for one group. So with `About`, `effective-at`."""
+    restricted = (
+        "---\nid: sec-1\nkind: chat\nat: 2026-10-15T10:00:00Z\nACL: [security]\n---\n"
+        "The vault master key rotates on Friday.\n"
+    )
+    line = (
+        '{"id": "msg-2", "kind": "chat", "at": "2026-10-15T11:00:00Z", '
+        '"effective-at": "2026-11-01T00:00:00Z", "text": "Cy Park owns the billing gateway."}'
+    )
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "sec.md": restricted})
+    (corpus / "records.jsonl").write_text(line + "\n")
+
+    report = ingest(store, corpus, settings)
+
+    reasons = {Path(p.where).name: p.message for p in report.rejected}
+    assert reasons == {
+        "sec.md": "field `ACL` is `acl` written otherwise: field names are written as the "
+        "corpus format writes them (lower case, underscores)",
+        "records.jsonl:1": "field `effective-at` is `effective_at` written otherwise: field "
+        "names are written as the corpus format writes them (lower case, underscores)",
+    }
+    assert report.stored == 1  # the directory, whole
+    assert store.read("MATCH (s:Source {id: 'sec-1'}) RETURN s.id AS id") == []

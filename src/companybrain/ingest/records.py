@@ -303,6 +303,13 @@ def to_record(raw: dict[str, Any], org: Org) -> tuple[Record, list[Problem]]:
     acl = raw.get("acl")
     acl_groups = _ids(raw, "acl") if acl is not None else None
     extra = {str(k): v for k, v in raw.items() if k not in KNOWN_FIELDS and k != "__where__"}
+    for key in extra:
+        if (meant := _known_spelled_otherwise(key)) is not None:
+            # kept as an unknown field, `ACL: [security]` left a restricted record public
+            raise BadRecord(
+                f"field `{key}` is `{meant}` written otherwise: field names are "
+                "written as the corpus format writes them (lower case, underscores)"
+            )
     record = Record(
         id=rid.strip(), kind=kind, at=at, effective_at=effective, text=text,
         author=_str(raw, "author"), title=_str(raw, "title"), parent=_str(raw, "parent"),
@@ -312,6 +319,12 @@ def to_record(raw: dict[str, Any], org: Org) -> tuple[Record, list[Problem]]:
         origin=where, extra=extra,
     )  # fmt: skip
     return record, warnings
+
+
+def _known_spelled_otherwise(key: str) -> str | None:
+    """The known field `key` spells in another case or with spaces or hyphens, if any."""
+    plain = "_".join(key.strip().lower().replace("-", " ").split())
+    return plain if plain in KNOWN_FIELDS else None
 
 
 _known: list[tuple[Org, frozenset[str], frozenset[str]]] = []
