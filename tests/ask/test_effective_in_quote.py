@@ -217,3 +217,14 @@ def test_a_vague_time_in_a_clause_about_a_duty_leaves_the_owner_named(
     text = "Bo Lind owns the billing gateway and will be on call next week."
     assert timing(load(store, settings, tmp_path, text)) == []
     assert owner_on(store, settings, "2026-10-01") == ("bo", [("CC-9", "2026-10-01T09:00:00Z")])
+
+
+def test_a_title_about_another_service_does_not_date_the_claim(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Titled "Search index handover, effective 1 November 2026", the record's billing
+    gateway line was moved to November: Ana named for October."""
+    text = "Bo Lind owns the billing gateway."
+    title = "Search index handover, effective 1 November 2026"
+    assert timing(load(store, settings, tmp_path, text, title=title)) == []
+    assert owner_on(store, settings, "2026-10-15") == ("bo", [("CC-9", "2026-10-01T09:00:00Z")])

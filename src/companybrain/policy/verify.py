@@ -106,12 +106,23 @@ def _in_effect(
         record.effective_at,
         org.timezone,
         row=row is not None,
-        title=injection.shown_text(record.title or ""),
+        title=_title_about(fact.service, record, org),
         **_said_around(fact.service, sentence, record, org),
     )
     if isinstance(when, str):
         raise Refused(EFFECTIVE_TIME, when)
     return replace(fact, effective=when)
+
+
+def _title_about(service: str, record: Record, org: Org) -> str:
+    """The record's title (as shown) when it may say when the record's change starts and is
+    about `service` or no service: "Search index handover, effective 1 May" does not date
+    what the record says of the billing gateway."""
+    title = injection.shown_text(record.title or "")
+    if not effective.may_say_when(title):
+        return ""
+    named = template(title, org).ids(SERVICE)
+    return title if not named or service in named else ""
 
 
 def _with_start_columns(table: segments.Table, cells: tuple[str, ...]) -> str:
