@@ -5,6 +5,7 @@ takes effect then, not when it was written; one whose sentence disagrees with it
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -228,3 +229,14 @@ def test_a_title_about_another_service_does_not_date_the_claim(
     title = "Search index handover, effective 1 November 2026"
     assert timing(load(store, settings, tmp_path, text, title=title)) == []
     assert owner_on(store, settings, "2026-10-15") == ("bo", [("CC-9", "2026-10-01T09:00:00Z")])
+
+
+@pytest.mark.parametrize("key", ["effective_date", "start-date", "effective_from"])
+def test_a_start_in_a_field_the_format_does_not_know_is_read(
+    store: Store, settings: Settings, tmp_path: Path, key: str
+) -> None:
+    """With `effective_date: 2026-11-01` in its front matter (kept, as the contract says,
+    as a field the format does not know), the transfer named Bo for October."""
+    load(store, settings, tmp_path, GIVEN, **{key: date(2026, 11, 1)})
+    assert owner_on(store, settings, "2026-10-31")[0] == "ana"
+    assert owner_on(store, settings, "2026-11-01") == ("bo", [("CC-9", "2026-11-01T00:00:00Z")])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import replace
+from datetime import date
 from functools import lru_cache
 
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal, Rejection, Verified
@@ -143,11 +144,14 @@ def _said_around(
     `elsewhere`, those that date the change ("Effective 1 May 2026 the billing gateway
     changes hands.", "Effective: 2026-05-01"); `aside`, those about the service, or no
     service, that may give the day of something else ("The review is on 5 May 2026."). Those
-    about other services only are left out ("From 1 June the ledger moves to Kofi")."""
+    about other services only are left out ("From 1 June the ledger moves to Kofi"). The
+    front-matter fields the format does not know are lines of it too ("effective_date:
+    2026-05-01" is "effective date: 2026-05-01")."""
+    fields = _fields(record)
     if _times_said(record.text) <= effective.times_said(sentence):
-        return {}  # none but the sentence's own: the record need not be cut
+        return {"elsewhere": fields}  # none but the sentence's own: no need to cut the text
     own = normalise(sentence)
-    elsewhere: list[str] = []
+    elsewhere: list[str] = list(fields)
     aside: list[str] = []
     for label, text in _may_say_when(record.text):
         said = normalise(text)
@@ -160,6 +164,18 @@ def _said_around(
         handover = wording.states_ownership(words.text) or _CHANGES_HANDS.search(words.text)
         (elsewhere if handover or (label and not named) else aside).append(text)
     return {"elsewhere": tuple(elsewhere), "aside": tuple(aside)}
+
+
+def _fields(record: Record) -> tuple[str, ...]:
+    """The record's fields the format does not know that may say when it starts, as lines
+    ("effective date: 2026-05-01")."""
+    lines = (
+        f"{' '.join(re.split(r'[_-]+', key))}: "
+        + (value.isoformat() if isinstance(value, date) else value)
+        for key, value in record.extra.items()
+        if isinstance(key, str) and isinstance(value, str | date)
+    )
+    return tuple(line for line in lines if effective.may_say_when(line))
 
 
 _times_said = lru_cache(maxsize=4)(effective.times_said)  # asked once per fact of a record
