@@ -182,3 +182,40 @@ def test_the_model_path_reads_the_whole_sentence_of_a_cut_quote() -> None:
     fact = OwnershipFact("CC-1", "billing-gateway", "ben", cut)
     [refused] = verify(Proposal("CC-1", (fact,), proposer="model"), late, org()).rejected
     assert refused.check == "effective_time"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "title", "elsewhere", "expected"),
+    [
+        (
+            "Effective 1 May 2026 at 09:00 UTC, Cora owns it.",
+            "Handover, effective 1 May 2026",
+            (),
+            "2026-05-01T09:00:00+00:00",
+        ),
+        ("Effective 1 May, Cora owns it.", "Handover, effective 1 May 2026", (), "2026-05-01"),
+        ("Effective Friday, Cora owns it.", "Handover, effective 1 May 2026", (), "2026-05-01"),
+        (
+            "Cora owns it.",
+            "Handover, effective 1 May 2026",
+            ("Effective: 2026-05-01 09:00 UTC",),
+            "2026-05-01T09:00:00+00:00",
+        ),
+    ],
+)
+def test_a_start_the_record_states_twice_more_or_less_precisely_is_one(
+    sentence: str, title: str, elsewhere: tuple[str, ...], expected: str
+) -> None:
+    """A title's "effective 1 May 2026" beside the sentence's "1 May 2026 at 09:00 UTC" was
+    refused as two times the claim takes effect."""
+    when = effective_time(sentence, AT, None, "UTC", title=title, elsewhere=elsewhere)
+    assert when == utc(expected if "T" in expected else f"{expected}T00:00:00+00:00")
+
+
+def test_a_start_stated_twice_in_one_sentence_or_on_two_days_is_refused() -> None:
+    sentence = "It transfers to Ben on Monday 4 May 2026, then to Cora on Monday."
+    reason = effective_time(sentence, AT, None, "UTC")
+    assert isinstance(reason, str) and "2 times" in reason
+    sentence = "Effective 1 May 2026 at 09:00 UTC, Cora owns it."
+    reason = effective_time(sentence, AT, None, "UTC", title="Handover from 2 May 2026")
+    assert isinstance(reason, str) and "in the record's title" in reason

@@ -164,7 +164,7 @@ def effective_time(
         around, unsure, vague = _stated_around(title, elsewhere, aside, at, tz)
     except Unreadable as exc:
         return f"the record's time {exc}"
-    starts = [s for s in stated if s.marked] + around
+    starts = _most_precise([s for s in stated if s.marked] + around, tz)
     if len({_key(s) for s in starts}) > 1:
         named = ", ".join(_said(s) for s in starts)
         return (
@@ -303,6 +303,31 @@ def _before(s: Stated, at: datetime, tz: str) -> bool:
     if s.either:
         return all(d < written for d in s.either)
     return _lately(s, at, tz) and not _agrees(s, at, tz)
+
+
+def _most_precise(starts: list[Stated], tz: str) -> list[Stated]:
+    """`starts` without those another place of the record states more precisely: a title's
+    "1 May 2026" is the body's "1 May 2026 at 09:00 UTC", and "1 May" is "1 May 2026" (two
+    in one sentence are two moves: "to Ben on Monday 4 May 2026, then to Cora on Monday")."""
+
+    def anchor(s: Stated) -> datetime | None:
+        return s.instant or (start_of_day(s.day, tz) if s.day else None)
+
+    def vaguer(s: Stated, than: Stated) -> bool:
+        rank = (s.instant is not None, s.day is not None)
+        return rank < (than.instant is not None, than.day is not None)
+
+    return [
+        s
+        for s in starts
+        if not any(
+            p.origin != s.origin
+            and vaguer(s, p)
+            and (at := anchor(p)) is not None
+            and _agrees(s, at, tz)
+            for p in starts
+        )
+    ]
 
 
 def _whose(s: Stated) -> str:
