@@ -173,8 +173,21 @@ def test_the_start_the_record_states_outside_the_sentence_is_the_claims(
         ),
         ("The handover happens on 1 November 2026. " + GIVEN, {}, '"1 November 2026" in "The'),
         ("From 2 November 2026 the billing gateway is on call.\n\n- " + GIVEN, {}, "2 November"),
+        (
+            "Ana Ruiz keeps the billing gateway until 31 October 2026. Then Bo Lind owns the "
+            "billing gateway.",
+            {},
+            '"31 October 2026" in "Ana Ruiz keeps',
+        ),
     ],
-    ids=["title-and-sentence", "vague-title", "title-and-effective_at", "on-a-day", "from-a-day"],
+    ids=[
+        "title-and-sentence",
+        "vague-title",
+        "title-and-effective_at",
+        "on-a-day",
+        "from-a-day",
+        "until-a-day",
+    ],
 )
 def test_a_start_elsewhere_in_the_record_that_is_unclear_is_refused(
     store: Store, settings: Settings, tmp_path: Path, text: str, front: dict[str, str], named: str

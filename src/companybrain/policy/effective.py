@@ -52,6 +52,10 @@ _FIRM = (
 )
 _FIRM_START = re.compile(rf"{_FIRM}(?:\s+(?:on|from|as\s+of))?\s*:?\s*(?:the\s+)?$", re.I)
 _FIRM_WORD = re.compile(_FIRM, re.I)
+# Words that say the time after them is when something ends: "Ana keeps it until 30 April
+# 2026" elsewhere in the record leaves an undated "Bo owns it" unclear.
+_ENDS = r"\b(?:until|till|til|through|thru|up\s+to|ending|ends?|expir\w*)"
+_UNTIL = re.compile(rf"{_ENDS}\s*:?\s*(?:the\s+)?$", re.I)
 # Words that say the time right after them is when the statement starts to hold.
 _START = re.compile(
     rf"(?:(?:{_FIRM}|\bsince|\btook\s+effect)(?:\s+(?:on|from|as\s+of))?"
@@ -105,7 +109,7 @@ _CHANGE = re.compile(
 )
 # A time said to be when something starts, or a vague one: may a text date a change?
 _SAYS_WHEN = re.compile(
-    rf"(?:{_FIRM}|\bon|\bsince)\s*:?\s*(?:the\s+)?(?:\d|(?:{_WEEKDAY_WORD})\b"
+    rf"(?:{_FIRM}|\bon|\bsince|{_ENDS})\s*:?\s*(?:the\s+)?(?:\d|(?:{_WEEKDAY_WORD})\b"
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d)"
     rf"|{_LATER.pattern}",
     re.I,
@@ -187,7 +191,7 @@ def effective_time(
             f'the quote names "{undated[0].phrase}" and does not say it takes effect then; '
             "the record has no effective_at to tell when it does"
         )
-    if unsure and not starts:  # "The handover happens on 1 May 2026. Cora owns ..."
+    if unsure and not starts:  # "The handover happens on 1 May 2026. Cora owns ...", "until"
         return (
             f"the record names {_said(unsure[0])}, and does not say whether the quote takes "
             "effect then; the record has no effective_at to tell when it does"
@@ -275,6 +279,10 @@ def _stated_around(
     for text, origin, marker, other in texts:
         stated, rest = stated_times(text, tz)
         for s in stated:
+            if not s.marked and s.dated and _UNTIL.search(text[: s.where]):
+                if not _before(s, at, tz) and not _agrees(s, at, tz):  # "Ana keeps it until"
+                    unsure.append(replace(s, origin=origin))
+                continue
             if not s.marked or (marker is _FIRM_START and _before(s, at, tz)):
                 continue  # "on the team from 2019"
             if marker.search(text[: s.where]) and not other:
