@@ -259,6 +259,18 @@ def start_column(header: str) -> bool:
     return bool(_FIRM_START.search(header.strip().rstrip(":") + ":"))
 
 
+def says_until(text: str) -> bool:
+    """Does `text` give a day something lasts until ("until 31 October 2026")?"""
+    return any(s.dated and _UNTIL.search(text[: s.where]) for s in _stated_or_none(text))
+
+
+def _stated_or_none(text: str) -> list[Stated]:
+    try:
+        return stated_times(text)[0]
+    except Unreadable:
+        return []
+
+
 def times_said(text: str) -> int:
     """How many times `text` may say when something starts (see `may_say_when`)."""
     return sum(1 for _ in _SAYS_WHEN.finditer(text))

@@ -108,7 +108,7 @@ def _in_effect(
         org.timezone,
         row=row is not None,
         title=_title_about(fact.service, record, org),
-        **_said_around(fact.service, sentence, record, org),
+        **_said_around(fact, sentence, record, org),
     )
     if isinstance(when, str):
         raise Refused(EFFECTIVE_TIME, when)
@@ -138,7 +138,7 @@ def _with_start_columns(table: segments.Table, cells: tuple[str, ...]) -> str:
 
 
 def _said_around(
-    service: str, sentence: str, record: Record, org: Org
+    fact: OwnershipFact, sentence: str, record: Record, org: Org
 ) -> dict[str, tuple[str, ...]]:
     """The record's other sentences, lines and headings that may say when its change starts:
     `elsewhere`, those that date the change ("Effective 1 May 2026 the billing gateway
@@ -146,11 +146,16 @@ def _said_around(
     service, that may give the day of something else ("The review is on 5 May 2026."). Those
     about other services only are left out ("From 1 June the ledger moves to Kofi"). The
     front-matter fields the format does not know are lines of it too ("effective_date:
-    2026-05-01" is "effective date: 2026-05-01")."""
+    2026-05-01" is "effective date: 2026-05-01"). A sentence naming others than the claim's
+    owner may tell another change ("Effective 1 June the billing gateway moves to Cy"): it
+    says nothing of a claim that its owner owns the service ("Bo owns the billing gateway",
+    a directory's row), unless it ends then ("Ana keeps it until 31 October"), and leaves a
+    claim of a change unclear ("... transfers to Bo")."""
     fields = _fields(record)
     if _times_said(record.text) <= effective.times_said(sentence):
         return {"elsewhere": fields}  # none but the sentence's own: no need to cut the text
     own = normalise(sentence)
+    changes = None  # does the claim's sentence tell a change (asked only when needed)?
     elsewhere: list[str] = list(fields)
     aside: list[str] = []
     for label, text in _may_say_when(record.text):
@@ -159,7 +164,14 @@ def _said_around(
             continue
         words = template(text, org)
         named = words.ids(SERVICE)
-        if named and service not in named:
+        if named and fact.service not in named:
+            continue
+        people = words.ids(PERSON)
+        if people and fact.owner not in people:  # another's change?
+            if changes is None:
+                changes = bool(_A_CHANGE.search(template(sentence, org).text))
+            if changes or effective.says_until(text):  # "Ana keeps it until 31 October"
+                aside.append(text)
             continue
         handover = wording.states_ownership(words.text) or _CHANGES_HANDS.search(words.text)
         (elsewhere if handover or (label and not named) else aside).append(text)
@@ -179,6 +191,12 @@ def _fields(record: Record) -> tuple[str, ...]:
 
 
 _times_said = lru_cache(maxsize=4)(effective.times_said)  # asked once per fact of a record
+# A sentence telling a change of owner, not who owns a service ("transfers to Bo").
+_A_CHANGE = re.compile(
+    r"\b(?:transfer\w*|hand\w*|(?:take|takes|taken|taking|took) over|new owner|incoming"
+    r"|successor|(?:move|moves|moved|moving|pass|passes|passed|passing|goes|went) to"
+    r"|reassign\w*|chang\w* hands|will own|becomes?|became)\b"
+)
 _CHANGES_HANDS = re.compile(r"\bchang(?:e|es|ed|ing) hands\b")
 
 
