@@ -219,3 +219,24 @@ def test_a_start_stated_twice_in_one_sentence_or_on_two_days_is_refused() -> Non
     sentence = "Effective 1 May 2026 at 09:00 UTC, Cora owns it."
     reason = effective_time(sentence, AT, None, "UTC", title="Handover from 2 May 2026")
     assert isinstance(reason, str) and "in the record's title" in reason
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Postmortem: billing gateway outage on 3 March 2026", AT.isoformat()),
+        ("Billing gateway owned by Bo since 1 March 2026", AT.isoformat()),
+        ("Handover, effective 1 March 2026", "2026-03-01T00:00:00+00:00"),  # it may look back
+        ("Billing gateway review on 20 April 2026", None),  # the review's day, or the claim's?
+    ],
+)
+def test_a_titles_day_of_another_event_does_not_date_the_claim(
+    title: str, expected: str | None
+) -> None:
+    """A record titled "... outage on 3 March 2026", written 1 April, dated its "Bo owns the
+    billing gateway" 3 March: Bo named for March."""
+    when = effective_time("Bo Lind owns the billing gateway.", AT, None, "UTC", title=title)
+    if expected is None:
+        assert isinstance(when, str) and '"20 April 2026" in the record\'s title' in when
+    else:
+        assert when == utc(expected)

@@ -27,10 +27,11 @@ The rest of the record is read too, for when its change starts: its title ("Bill
 gateway handover, effective 1 May 2026") speaks for all the record says, and so does another
 sentence, line or heading about the same service or none ("Effective 1 May 2026 the billing
 gateway changes hands. The new owner is Cora.", "- Effective: 2026-05-01"), when it says
-"effective", "from", "as of", "starting" ... a day not before the record was written ("on"
-and "since" there are as often another day: "the review on 5 May", "on the team since
-2019"). Such a time is the claim's when its sentence gives none, and disagrees as the
-sentence's own would: with `effective_at`, with the sentence, or a second one. A day to come
+"effective", "from", "as of", "starting" ... a day not before the record was written (the
+title may look back; "on" and "since" are as often another day: "the outage on 3 March",
+"on the team since 2019"). Such a time is the claim's when its sentence gives none, and
+disagrees as the sentence's own would: with `effective_at`, with the sentence, or a second
+one. A day to come
 that may be another event's ("The handover happens on 1 May 2026.", "From 1 May the billing
 gateway is on call.") leaves a claim whose sentence gives no time unclear: refused without
 `effective_at`, never moved to that day."""
@@ -285,24 +286,26 @@ def _stated_around(
     found: list[Stated] = []
     unsure: list[Stated] = []
     vague = None
-    texts = [(title, "in the record's title", _START, False)] if title else []
-    texts += [(text, f'in "{_shortened(text)}"', _FIRM_START, False) for text in elsewhere]
-    texts += [(text, f'in "{_shortened(text)}"', _FIRM_START, True) for text in aside]
-    for text, origin, marker, other in texts:
+    texts = [(title, "in the record's title", True, False)] if title else []
+    texts += [(text, f'in "{_shortened(text)}"', False, False) for text in elsewhere]
+    texts += [(text, f'in "{_shortened(text)}"', False, True) for text in aside]
+    for text, origin, is_title, other in texts:
         stated, rest = stated_times(text, tz)
         for s in stated:
+            to_come = not _before(s, at, tz) and not _agrees(s, at, tz)
             if not s.marked and s.dated and _UNTIL.search(text[: s.where]):
-                if not _before(s, at, tz) and not _agrees(s, at, tz):  # "Ana keeps it until"
+                if to_come:  # "Ana keeps it until 31 October 2026"
                     unsure.append(replace(s, origin=origin))
                 continue
-            if not s.marked or (marker is _FIRM_START and _before(s, at, tz)):
-                continue  # "on the team from 2019"
-            if marker.search(text[: s.where]) and not other:
+            if not s.marked:
+                continue
+            firm = _FIRM_START.search(text[: s.where]) and not other
+            if firm and (is_title or not _before(s, at, tz)):  # a title may look back
                 found.append(replace(s, origin=origin))
-            elif not _agrees(s, at, tz):  # "the review on 5 May", not written that day
+            elif to_come:  # "the review on 5 May", "the outage on 3 March" is past
                 unsure.append(replace(s, origin=origin))
         later = _LATER.search(rest)
-        if vague is None and later and (marker is _START or _firm_before(rest, later)):
+        if vague is None and later and (is_title or _firm_before(rest, later)):
             vague = f'"{" ".join(later.group(0).split())}" {origin}'
     return found, unsure, vague
 
