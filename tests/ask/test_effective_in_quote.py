@@ -277,3 +277,21 @@ def test_a_dated_change_to_someone_else_does_not_move_the_claim(
     assert owner_on(store, settings, "2026-12-15") == ("cy", [("CC-9", "2026-12-01T00:00:00Z")])
     [(_, reason)] = timing(load(store, settings, tmp_path, GIVEN + later))
     assert '"1 December 2026" in "Effective 1 December' in reason
+
+
+def test_a_date_in_a_clause_about_another_service_does_not_date_the_claim(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """ "Bo owns the billing gateway, and Cy takes over the search index from 1 December
+    2026" moved Bo's claim to December: Ana named for October, citing the directory."""
+    text = (
+        "Bo Lind owns the billing gateway, and Cy Park takes over the search index from "
+        "1 December 2026."
+    )
+    assert timing(load(store, settings, tmp_path, text)) == []
+    assert owner_on(store, settings, "2026-10-15") == ("bo", [("CC-9", "2026-10-01T09:00:00Z")])
+    [claim] = store.read(
+        "MATCH (:Source {id: 'CC-9'})-[:ATTESTS]->(c:OwnershipClaim)-[:ABOUT]->"
+        "(:Service {id: 'search-index'}) RETURN c.effective_ms AS ms"
+    )
+    assert claim["ms"] == 1796083200000  # 2026-12-01T00:00:00Z

@@ -102,7 +102,9 @@ def _in_effect(
     sentence = (_sentence_around(fact.quote, record) if parts else None) or fact.quote
     row = _table_row(fact.quote, record)
     when = effective.effective_time(
-        injection.shown_text(_with_start_columns(*row) if row else sentence),
+        _without_others(
+            injection.shown_text(_with_start_columns(*row) if row else sentence), fact, org
+        ),
         record.at,
         record.effective_at,
         org.timezone,
@@ -113,6 +115,25 @@ def _in_effect(
     if isinstance(when, str):
         raise Refused(EFFECTIVE_TIME, when)
     return replace(fact, effective=when)
+
+
+def _without_others(sentence: str, fact: OwnershipFact, org: Org) -> str:
+    """`sentence` with its clauses about another service only, and not the claim's owner,
+    blanked: "Bo owns the billing gateway, and Cy takes over the search index from 1 June"
+    does not date Bo's claim."""
+    if not effective.may_say_when(sentence) or _CLAUSE.search(sentence) is None:
+        return sentence
+    kept = []
+    for clause in _CLAUSE.split(sentence):
+        words = template(clause, org)
+        named = words.ids(SERVICE)
+        other = named and fact.service not in named and fact.owner not in words.ids(PERSON)
+        kept.append(" " * len(clause) if other else clause)
+    return "".join(kept)
+
+
+# Where a sentence's clauses part: a semicolon, or a comma before "and", "but", "while" ...
+_CLAUSE = re.compile(r"(;|,\s+(?:and|but|while|whereas)\b)", re.I)
 
 
 def _title_about(service: str, record: Record, org: Org) -> str:
