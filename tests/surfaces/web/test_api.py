@@ -148,3 +148,31 @@ def test_an_unreachable_database_is_503_with_one_line(tmp_path: Path) -> None:
     assert response.status_code == 503
     assert "cannot reach" in response.json()["error"]
     assert "\n" not in response.json()["error"]
+
+
+def test_a_person_cannot_learn_which_record_ids_exist_by_adding_one(
+    corpus: Path, settings: Settings
+) -> None:
+    """`brain serve --as ana`: adding a record with the id CC-2, which only `sec` may see,
+    answered "a record with id 'CC-2' exists already", and an unused id was stored: every
+    id could be probed. Asked as a person, a record's id is not chosen at all."""
+    for client, extra in (
+        (TestClient(create_app(settings, as_person="ana")), {}),
+        (TestClient(create_app(settings)), {"as": "ana"}),
+    ):
+        replies = [
+            client.post("/api/records", json={"text": "hello", "author": "ana", "id": rid, **extra})
+            for rid in ("CC-2", "CC-unused")
+        ]
+        assert [r.status_code for r in replies] == [400, 400]
+        assert replies[0].json() == replies[1].json()
+        assert "CC-2" not in replies[0].text and "exists" not in replies[0].text
+    made = TestClient(create_app(settings, as_person="ana")).post(
+        "/api/records", json={"text": "hello", "author": "ana"}
+    )
+    assert made.status_code == 200
+    chosen = TestClient(create_app(settings)).post(
+        "/api/records", json={"text": "hello", "author": "ana", "id": "CC-unused"}
+    )
+    assert chosen.status_code == 200  # asked for everyone (no person), the id is kept
+    assert Store(settings).read("MATCH (s:Source {id: 'CC-unused'}) RETURN s.id AS id")

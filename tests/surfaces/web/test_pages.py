@@ -320,10 +320,10 @@ def test_the_ask_form_reads_its_as_of_day(client: TestClient) -> None:
 def test_a_pinned_server_stores_typed_records_as_its_person(site: Site) -> None:
     pinned = TestClient(create_app(site.settings, as_person="ana"))
     stored = pinned.post(
-        "/api/records", json={"text": "Nothing about services here.", "author": "cy", "id": "pin-1"}
+        "/api/records", json={"text": "Nothing about services here.", "author": "cy"}
     )
     assert stored.status_code == 200, stored.text
-    record = pinned.get("/api/record", params={"id": "pin-1"}).json()["record"]
+    record = pinned.get("/api/record", params={"id": stored.json()["id"]}).json()["record"]
     assert record["author"] == "ana" and record["kind"] == "chat"
 
 

@@ -12,6 +12,7 @@ from companybrain.ask.catalog import PROJECT, SERVICE, Catalog, Entity, load_cat
 from companybrain.ask.explain import chain_text, motivations
 from companybrain.ask.tools import AskContext, owner_of
 from companybrain.config import Settings
+from companybrain.errors import InputError
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import ask_q, web_q
 from companybrain.model.answer import Answer
@@ -228,6 +229,12 @@ def add_record(
     from companybrain.ingest.records import check_typed
 
     author = author.strip()  # as who asks is read (engine.viewer_for): no id has spaces
+    if record_id and asker.viewer.restricted:
+        # "exists already" for a record they may not see would tell them it exists
+        raise InputError(
+            "id: only someone who may see every record chooses a record's id (whether an id "
+            "is taken tells which records exist); leave it out and one is made"
+        )
     catalog = load_catalog(store, asker.viewer)
     named = [m.entity for m in catalog.mentions(text, SERVICE, PROJECT)]
     named += [e for e in catalog.of(SERVICE, PROJECT) if e.id in about and e not in named]
