@@ -128,7 +128,9 @@ def sync(
     finally:
         board.close()
     new = [d for i, d in after_decisions.items() if i not in before_decisions]
-    handoffs = visible_handoffs(store, handoffs, viewer or Viewer.everyone())
+    viewer = viewer or Viewer.everyone()
+    restricted = viewer.restricted
+    handoffs = visible_handoffs(store, handoffs, viewer)
     raised = [h for h in handoffs if h["id"] not in before_handoffs]
     settled = [
         h
@@ -145,9 +147,10 @@ def sync(
             {"id": d["id"], "title": d["title"], "status": d["status"], "date": d["date"]}
             for d in new
         ],
+        # the board's counts cover company records the person may not see: a person gets none
         "board": {
-            "created": filled.created,
-            "states": ran.states,
+            "created": None if restricted else filled.created,
+            "states": None if restricted else ran.states,
             "seconds": round(ran.seconds, 1),
         },
         "handoffs_raised": raised,
