@@ -59,17 +59,16 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 def matching(spans: list[Span], words: list[str]) -> list[Span]:
     """The most specific spans that mention any of `words` (a section and its parent both
-    match: keep the smaller)."""
+    match: keep the smaller); without words, the whole file: the spans no other holds (a
+    "## Tests" under "# Agents" is in its text once)."""
     if not words:
-        return spans
+        return [s for s in spans if not any(o is not s and _holds(o, s) for o in spans)]
     hits = [s for s in spans if _mentions(s.text, words)]
-    return [
-        s
-        for s in hits
-        if not any(
-            o is not s and s.line_start <= o.line_start and o.line_end <= s.line_end for o in hits
-        )
-    ]
+    return [s for s in hits if not any(o is not s and _holds(s, o) for o in hits)]
+
+
+def _holds(outer: Span, inner: Span) -> bool:
+    return outer.line_start <= inner.line_start and inner.line_end <= outer.line_end
 
 
 def _mentions(text: str, words: list[str]) -> bool:
