@@ -22,6 +22,17 @@ def is_instruction_file(path: str) -> bool:
     return any(path.startswith(f) or f"/{f}" in path for f in FOLDERS)
 
 
+def governs(path: str, files: list[str]) -> bool:
+    """Whether the instruction file at `path` applies to a change of `files`: an AGENTS.md,
+    CLAUDE.md, .cursorrules ... in a folder is for the files under that folder; one at the
+    root, and rules folders (.cursor/rules/, .github/instructions/ ...), for every file."""
+    name = posixpath.basename(path).lower()
+    folder = posixpath.dirname(path)
+    if not folder or not (name in ANYWHERE or name in AT_ROOT_OR_ANYWHERE):
+        return True
+    return any(f.startswith(f"{folder}/") for f in files)
+
+
 def instruction_id(path: str, blob: str) -> str:
     """One version of one file: `PATH@BLOB`."""
     return f"{path}@{blob}"

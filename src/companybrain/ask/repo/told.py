@@ -20,7 +20,7 @@ from companybrain.model.answer import Answer, Citation, RefusalCode
 from companybrain.policy.time import VagueDate, format_instant, parse_question_time
 from companybrain.repo import gitcmd
 from companybrain.repo.gitcmd import GitError
-from companybrain.repo.instructions import Span, matching
+from companybrain.repo.instructions import Span, governs, matching
 
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
@@ -190,9 +190,14 @@ def told(
         )
         context = f"on {reading.phrase}{day} (the branch at {landed['commit'][:12]})"
     versions = repo_read.instructions(store, ids)
+    elsewhere: list[str] = []
     if file:
         versions = [v for v in versions if _file_matches(v["file"], file)]
-    if not versions:
+    elif sha:  # a file in a folder is for that folder's files: which did the commit change?
+        changed = repo_read.files_changed(store, sha)
+        elsewhere = [v["file"] for v in versions if not governs(v["file"], changed)]
+        versions = [v for v in versions if v["file"] not in elsewhere]
+    if not versions and not elsewhere:
         what = f"{file} was not" if file else "no agent instruction file was"
         return answers.not_recorded(
             q, "told", subject, now, f"{what} in the tree {context}", as_of=as_of
@@ -202,10 +207,13 @@ def told(
     found = [(v, spans) for v, spans in found if spans]
     if not found:
         names = ", ".join(v["file"] for v in versions)
-        return answers.not_recorded(
-            q, "told", subject, now, f"{names} in force {context} say nothing about “{topic}”",
-            as_of=as_of,
-        )  # fmt: skip
+        why = f"{names} in force {context} say nothing about “{topic}”" if versions else ""
+        if elsewhere:
+            folders = ", ".join(sorted({posixpath.dirname(f) + "/" for f in elsewhere}))
+            why += (f"{'; ' if why else ''}{', '.join(elsewhere)} in the tree {context} "
+                    f"{'is' if len(elsewhere) == 1 else 'are'} for the files of {folders}, "
+                    f"and {str(sha)[:12]} changed none of them")  # fmt: skip
+        return answers.not_recorded(q, "told", subject, now, why, as_of=as_of)
     found.sort(key=lambda vs: (vs[0]["file"].count("/"), vs[0]["file"]))
     for v, ss in found:
         bad = [

@@ -228,6 +228,15 @@ def co_authors_of(store: Store, sha: str) -> Rows:
     )
 
 
+def files_changed(store: Store, sha: str) -> list[str]:
+    """The paths commit `sha` changed (a rename: both names)."""
+    rows = store.read(
+        "MATCH (:Commit {id: $id})-[t:TOUCHED]->(f:File) RETURN f.id AS path, t.old_path AS old",
+        {"id": sha},
+    )
+    return sorted({p for r in rows for p in (r["path"], r["old"]) if p})
+
+
 def first_adds(store: Store, paths: list[str]) -> Rows:
     """The commits that added (or copied into being) any of `paths`, oldest landing first."""
     return store.read(
