@@ -109,6 +109,8 @@ def trace(
             citations.append(answers.cite_quote(holder, edge["quote"]))
     if len(chain) == 1:
         text = f"Nothing recorded{on} supersedes {row['id']}, and it supersedes nothing."
+        if (row.get("status") or "").lower() == "superseded":
+            text += " Its status says it is superseded, by no decision the log holds."
     else:
         text = f"Newest first{on}: " + " ← ".join(chain) + "."
         if by_id.get(chain[0], {}).get("present") is False:

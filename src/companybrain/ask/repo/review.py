@@ -317,11 +317,16 @@ def review(
     if not rows:
         text = "No recorded decision rests on the files this change touches."
     else:
-        # a decision recorded as disproven or rejected is context, not guidance
-        follow = [d for d in decisions if (d.get("status") or "").lower() not in NOT_GUIDANCE]
-        text = f"{len(follow)} decision(s) to follow"
-        if len(follow) < len(decisions):
-            text += f" ({len(decisions) - len(follow)} more recorded as disproven or rejected)"
+        # a decision recorded as disproven or rejected is context, not guidance; so is one
+        # whose status says it is superseded, by a decision the log does not hold
+        status = [(d.get("status") or "").lower() for d in decisions]
+        not_guidance = sum(s in NOT_GUIDANCE for s in status)
+        stale = status.count("superseded")
+        text = f"{len(decisions) - not_guidance - stale} decision(s) to follow"
+        if not_guidance:
+            text += f" ({not_guidance} more recorded as disproven or rejected)"
+        if stale:
+            text += f" ({stale} more whose status says superseded, by none in the log)"
         text += f", {len(superseded)} superseded"
         text += f", {len(warnings)} experiment(s) already tried and disproven (do not retry)."
     result = {
