@@ -23,7 +23,7 @@ from companybrain.repo.blame import Blame, blame
 from companybrain.repo.decision_files import is_decision_file
 from companybrain.repo.decisions import DecisionEntry
 from companybrain.repo.gitcmd import GitError
-from companybrain.repo.review import Snapshot, snapshot
+from companybrain.repo.review import Snapshot, decisions_at, snapshot
 
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
@@ -234,6 +234,7 @@ def review(
     at_rev = {e.id: e for e in snap.decisions}
     graph = {r["id"]: r for r in repo_read.decisions(store)}
     ids = EntryIds(store, at_rev, path, snap.rev)
+    before = _before_change(path, snap)
     pairs = _supersessions_then(store, snap, at_rev, ids)
     newer: dict[str, list[str]] = {}
     for newer_id, older_id in pairs:
@@ -267,7 +268,7 @@ def review(
         decisions.append(answers.decision_item(
             r, label=f"R{n}", rests_on=sorted({h["file"] for h in how}) or None,
             replaces=sorted(replaces[r["id"]]) if r["id"] in replaces else None,
-            evidence=evidence.get(r["id"]),
+            evidence=evidence.get(r["id"]), edited_by_change=_edited(before, at_rev, r["id"]),
         ))  # fmt: skip
         text_hit = next((h for h in how if h["via"] == "text"), None)
         citations.append(answers.cite_line(r, text_hit["line"] if text_hit else None))
@@ -287,12 +288,20 @@ def review(
     for e in found:  # under the id of the entry at the commit, once
         e = {**e, "decision": ids.back.get(e["decision"], e["decision"])}
         held = at_rev.get(e["decision"])
+        was = before.get(e["decision"])
+        # an experiment the change itself deletes from the decision is still a warning
+        removed = (
+            held is not None
+            and was is not None
+            and not quote_in(e["quote"], held.text)
+            and quote_in(e["quote"], was.text)
+        )
         if (
             held
-            and quote_in(e["quote"], held.text)
+            and (removed or quote_in(e["quote"], held.text))
             and not any(x["decision"] == e["decision"] and x["quote"] == e["quote"] for x in exps)
         ):
-            exps.append(e)
+            exps.append({**e, "removed_by_change": removed})
     # in reading order: by file, then by line
     exps.sort(key=lambda e: (at_rev[e["decision"]].path, _place(rows[e["decision"]], e["quote"])))
     warnings: list[dict[str, Any]] = []
@@ -305,7 +314,11 @@ def review(
             "verdict": e["verdict"],
             "quote": e["quote"],
         }
-        row = rows[e["decision"]]
+        if e["removed_by_change"]:
+            item["removed_by_change"] = True
+            row = _row(before[e["decision"]], rows[e["decision"]], [])  # as it was before
+        else:
+            row = rows[e["decision"]]
         citations.append(answers.cite_quote(row, e["quote"]))
         if still:
             retired.append({**item, "superseded_by": still})
@@ -328,7 +341,14 @@ def review(
         if stale:
             text += f" ({stale} more whose status says superseded, by none in the log)"
         text += f", {len(superseded)} superseded"
-        text += f", {len(warnings)} experiment(s) already tried and disproven (do not retry)."
+        text += f", {len(warnings)} experiment(s) already tried and disproven (do not retry)"
+        gone = sum(bool(w.get("removed_by_change")) for w in warnings)
+        edited = [d["label"] for d in decisions if d.get("edited_by_change")]
+        if edited:
+            text += f"; this change edits {', '.join(edited)}, the decision(s) it rests on"
+        if gone:
+            text += f", and deletes {gone} of those experiment(s) from them"
+        text += "."
     result = {
         "rev": snap.rev, "base": snap.base, "subject": snap.subject, "rev_at": snap.rev_at,
         "files": [{"path": c.path, "status": c.status, "old_path": c.old_path}
@@ -340,6 +360,21 @@ def review(
         q, "review", {"id": snap.rev, "type": "Commit", "name": snap.subject}, now,
         result, citations, text, as_of=snap.rev_at,
     )  # fmt: skip
+
+
+def _before_change(repo: Path, snap: Snapshot) -> dict[str, DecisionEntry]:
+    """The decision log before the change, when it edits a decision file (else nothing)."""
+    if snap.base is None or not any(is_decision_file(p) for p in snap.paths):
+        return {}
+    return {e.id: e for e in decisions_at(repo, snap.base)}
+
+
+def _edited(
+    before: dict[str, DecisionEntry], at_rev: dict[str, DecisionEntry], did: str
+) -> bool | None:
+    """True when the change edits the decision's own text (None: it does not)."""
+    was = before.get(did)
+    return True if was is not None and was.text.strip() != at_rev[did].text.strip() else None
 
 
 def _place(row: Row, quote: str) -> int:

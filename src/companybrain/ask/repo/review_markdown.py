@@ -63,6 +63,8 @@ def render(answer: Answer) -> str:
                 line += f"; rests on {files}"
             if d.get("replaces"):
                 line += "; replaces " + ", ".join(_code(x) for x in d["replaces"])
+            if d.get("edited_by_change"):
+                line += "; **this change edits it**"
             if where:
                 line += f" [{where}]"
             out.append(line)
@@ -75,7 +77,9 @@ def render(answer: Answer) -> str:
             out.append(
                 f"- ⚠️ **{w['label']}**{verdict} {_quote(w['quote'])} — recorded under "
                 f"{_code(w['decision'])}" + (f" [{where}]" if where else "")
-            )
+                + ("; **this change deletes it from the decision**"
+                   if w.get("removed_by_change") else "")
+            )  # fmt: skip
     if r["superseded"]:
         out.append("\n**Superseded (for history, not guidance)**\n")
         for s in r["superseded"]:
