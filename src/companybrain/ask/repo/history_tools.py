@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from companybrain.ask.repo import answers
 from companybrain.ask.repo.answers import Row
-from companybrain.ask.repo.subjects import find_decisions, resolve_decision, resolve_path
+from companybrain.ask.repo.subjects import (
+    PathSubject,
+    find_decisions,
+    resolve_decision,
+    resolve_path,
+)
 from companybrain.ask.repo.then import Then
 from companybrain.graph.queries import repo_read
 from companybrain.model.answer import Answer
@@ -209,7 +214,7 @@ def origin(
             q, "origin", ps.as_subject(), now,
             f"the history holds no commit that added {ps.asked}{day}",
         )  # fmt: skip
-    c = adds[0]
+    c = _present_file_add(store, ps, adds)
     if c["commit"] in repo_read.shallow_boundary(store):
         return answers.not_recorded(
             q, "origin", ps.as_subject(), now, _before_shallow(c["file"], c)
@@ -218,7 +223,8 @@ def origin(
     text = f"{c['file']} was added in {c['commit'][:12]} by {c['author_name']}"
     text += f", landed {result['date']}"
     text += _written_earlier(c)
-    named = _named_by(store, c["file"], ps.renames, until)
+    # a path added again after its file was renamed away is that new file, not a name
+    named = ps.asked if c is not adds[0] else _named_by(store, c["file"], ps.renames, until)
     if until is not None and ps.kind == "file" and named != ps.asked:
         text += f"; by {format_instant(until)} it was named {named}"
         if _named_by(store, named, ps.renames, None) == ps.asked:
@@ -236,6 +242,22 @@ def origin(
     return answers.answered(
         q, "origin", ps.as_subject(), now, result, [answers.cite_commit(c)], text + "."
     )
+
+
+def _present_file_add(store: Store, ps: PathSubject, adds: list[Row]) -> Row:
+    """The add that began the file asked about: the first, unless a file of that path was
+    renamed away and the path added again later (another file, which began there)."""
+    if ps.kind != "file":
+        return adds[0]
+    away = [
+        k["landed_ms"]
+        for r in ps.renames
+        if r["old"] == ps.asked and (k := repo_read.commit(store, r["commit"])) is not None
+    ]
+    again = [
+        a for a in adds if a["file"] == ps.asked and away and (a.get("landed_ms") or 0) > max(away)
+    ]
+    return again[0] if again else adds[0]
 
 
 def _named_by(store: Store, path: str, renames: tuple[Row, ...], until: datetime | None) -> str:
