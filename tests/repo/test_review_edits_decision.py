@@ -50,7 +50,7 @@ def test_a_change_that_deletes_the_evidence_it_would_break(store: Store, tmp_pat
     assert cited.lines == (8, 8)  # where the decision said it before the change
     assert "this change edits R1" in a.explanation and "deletes 1" in a.explanation
     md = review_markdown.render(a)
-    assert "**this change deletes it from the decision**" in md
+    assert "**this change deletes it**" in md
 
     # A change that leaves the decision alone reads as before.
     r.git("checkout", "-q", "-b", "code-only", "main")
@@ -61,3 +61,43 @@ def test_a_change_that_deletes_the_evidence_it_would_break(store: Store, tmp_pat
     assert [(w["quote"], w.get("removed_by_change")) for w in b.result["warnings"]] == [
         (TRIED, None)
     ]
+
+
+def test_a_change_that_deletes_the_decision_it_would_break(store: Store, tmp_path: Path) -> None:
+    """The same fix deleting the whole entry was "No recorded decision rests on the files
+    this change touches"."""
+    r = GitRepo(tmp_path / "r")
+    r.write("src/router.py", 'PROMPT = "memory can only READ"\n')
+    r.write("DECISIONS.md", _log(f"The rule in src/router.py is wrong and stays.\n{TRIED}"))
+    r.commit("Start", "2025-03-01T09:00:00Z")
+    ingest_repo(store, r.root)
+    findings_q.add_findings(
+        store,
+        RULE,
+        [Finding(RULE, FindingKind.EXPERIMENT, TRIED, "fix the rule", Verdict.DISPROVEN)],
+    )
+    r.git("checkout", "-q", "-b", "fix")
+    r.write("src/router.py", 'PROMPT = "memory can READ and SAVE"\n')
+    r.write("DECISIONS.md", "# Decisions\n")
+    fix = r.commit("Fix the router rule", "2025-04-01T09:00:00Z")
+
+    a = review(store, fix, "main", repo=r.root)
+    assert a.result["decisions"] == []
+    assert [(d["label"], d["id"], d["rests_on"]) for d in a.result["deleted"]] == [
+        ("X1", RULE, ["src/router.py"])
+    ]
+    assert [(w["quote"], w.get("removed_by_change")) for w in a.result["warnings"]] == [
+        (TRIED, True)
+    ]
+    assert {c.lines for c in a.citations} == {(7, 7), (8, 8)}  # before the change
+    assert "this change deletes X1" in a.explanation
+    assert "**Decisions this change deletes**" in review_markdown.render(a)
+
+    # Moving the log elsewhere deletes nothing.
+    r.git("checkout", "-q", "-b", "move", "main")
+    r.mv("DECISIONS.md", "docs/DECISIONS.md")
+    r.write("src/router.py", 'PROMPT = "memory can READ"\n')
+    moved = r.commit("Move the log", "2025-04-02T09:00:00Z")
+    b = review(store, moved, "main", repo=r.root)
+    assert b.result["deleted"] == []
+    assert [d["id"] for d in b.result["decisions"]] == [f"docs/{RULE}"]

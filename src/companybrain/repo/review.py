@@ -36,6 +36,10 @@ class Snapshot:
     decisions: list[DecisionEntry]
     supersessions: list[Supersession]
     named: dict[str, list[Named]] = field(default_factory=dict)  # decision id -> changed paths
+    # the decision log before the change, when the change edits a decision file
+    before: list[DecisionEntry] = field(default_factory=list)
+    # decisions of that log the change deletes -> the changed paths they named
+    deleted: dict[str, list[Named]] = field(default_factory=dict)
 
     @property
     def paths(self) -> list[str]:
@@ -97,6 +101,16 @@ def snapshot(repo: Path, rev: str, base: str | None = None) -> Snapshot:
         hits = [n for n in named_paths(e.text, e.line_start, tree, {e.path}) if n.path in wanted]
         if hits:
             named[e.id] = hits
+    edits_log = base_sha is not None and any(is_decision_file(p) for p in paths)
+    before = decisions_at(repo, base_sha) if base_sha and edits_log else []
+    kept = {e.id for e in entries}
+    moved = {c.old_path: c.path for c in changed if c.old_path}  # a log the change moves
+    deleted = {}
+    for e in before:
+        now = moved.get(e.path, e.path) + e.id[len(e.path) :]
+        hits = [n for n in named_paths(e.text, e.line_start, tree, {e.path}) if n.path in wanted]
+        if hits and e.id not in kept and now not in kept:
+            deleted[e.id] = hits
     return Snapshot(
         rev=sha,
         base=base_sha,
@@ -107,4 +121,6 @@ def snapshot(repo: Path, rev: str, base: str | None = None) -> Snapshot:
         decisions=entries,
         supersessions=found,
         named=named,
+        before=before,
+        deleted=deleted,
     )

@@ -23,7 +23,7 @@ from companybrain.repo.blame import Blame, blame
 from companybrain.repo.decision_files import is_decision_file
 from companybrain.repo.decisions import DecisionEntry
 from companybrain.repo.gitcmd import GitError
-from companybrain.repo.review import Snapshot, decisions_at, snapshot
+from companybrain.repo.review import Snapshot, snapshot
 
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
@@ -234,7 +234,7 @@ def review(
     at_rev = {e.id: e for e in snap.decisions}
     graph = {r["id"]: r for r in repo_read.decisions(store)}
     ids = EntryIds(store, at_rev, path, snap.rev)
-    before = _before_change(path, snap)
+    before = {e.id: e for e in snap.before}
     pairs = _supersessions_then(store, snap, at_rev, ids)
     newer: dict[str, list[str]] = {}
     for newer_id, older_id in pairs:
@@ -281,29 +281,44 @@ def review(
         ))  # fmt: skip
         citations.append(answers.cite_line(r))
         citations += [answers.cite_quote(r, q) for q in evidence.get(r["id"], [])]
+    # decisions the files rested on before the change, which the change deletes
+    gone = {did: _row(before[did], graph.get(did, {}), []) for did in sorted(snap.deleted)}
+    deleted = []
+    for n, (did, r) in enumerate(gone.items(), start=1):
+        hits = snap.deleted[did]
+        deleted.append(
+            answers.decision_item(r, label=f"X{n}", rests_on=sorted({h.path for h in hits}))
+        )
+        citations.append(answers.cite_line(r, hits[0].line))
     found = findings_q.experiments(
-        store, verdict=findings_q.TRIED_AND_FAILED, entries=ids.graph_ids(sorted(rows))
+        store,
+        verdict=findings_q.TRIED_AND_FAILED,
+        entries=ids.graph_ids(sorted(rows)) + sorted(gone),
     )
     exps: list[dict[str, Any]] = []
     for e in found:  # under the id of the entry at the commit, once
         e = {**e, "decision": ids.back.get(e["decision"], e["decision"])}
         held = at_rev.get(e["decision"])
         was = before.get(e["decision"])
-        # an experiment the change itself deletes from the decision is still a warning
+        kept = held is not None and quote_in(e["quote"], held.text)
+        # an experiment the change itself deletes (with its decision, or from it) still warns
         removed = (
-            held is not None
+            not kept
             and was is not None
-            and not quote_in(e["quote"], held.text)
+            and (held is not None or e["decision"] in gone)
             and quote_in(e["quote"], was.text)
         )
-        if (
-            held
-            and (removed or quote_in(e["quote"], held.text))
-            and not any(x["decision"] == e["decision"] and x["quote"] == e["quote"] for x in exps)
+        if (kept or removed) and not any(
+            x["decision"] == e["decision"] and x["quote"] == e["quote"] for x in exps
         ):
             exps.append({**e, "removed_by_change": removed})
     # in reading order: by file, then by line
-    exps.sort(key=lambda e: (at_rev[e["decision"]].path, _place(rows[e["decision"]], e["quote"])))
+    exps.sort(
+        key=lambda e: (
+            (at_rev.get(e["decision"]) or before[e["decision"]]).path,
+            _place(rows.get(e["decision"]) or gone[e["decision"]], e["quote"]),
+        )
+    )
     warnings: list[dict[str, Any]] = []
     retired: list[dict[str, Any]] = []
     for e in exps:
@@ -316,7 +331,7 @@ def review(
         }
         if e["removed_by_change"]:
             item["removed_by_change"] = True
-            row = _row(before[e["decision"]], rows[e["decision"]], [])  # as it was before
+            row = _row(before[e["decision"]], graph.get(e["decision"], {}), [])  # as it was
         else:
             row = rows[e["decision"]]
         citations.append(answers.cite_quote(row, e["quote"]))
@@ -327,7 +342,7 @@ def review(
     experts = _experts(store, snap)
     for n, x in enumerate(experts, start=1):
         x["label"] = f"P{n}"
-    if not rows:
+    if not rows and not deleted:
         text = "No recorded decision rests on the files this change touches."
     else:
         # a decision recorded as disproven or rejected is context, not guidance; so is one
@@ -342,31 +357,27 @@ def review(
             text += f" ({stale} more whose status says superseded, by none in the log)"
         text += f", {len(superseded)} superseded"
         text += f", {len(warnings)} experiment(s) already tried and disproven (do not retry)"
-        gone = sum(bool(w.get("removed_by_change")) for w in warnings)
+        removed_warnings = sum(bool(w.get("removed_by_change")) for w in warnings)
         edited = [d["label"] for d in decisions if d.get("edited_by_change")]
         if edited:
             text += f"; this change edits {', '.join(edited)}, the decision(s) it rests on"
-        if gone:
-            text += f", and deletes {gone} of those experiment(s) from them"
+        if deleted:
+            text += (f"; this change deletes {', '.join(d['label'] for d in deleted)}, the "
+                     "decision(s) these files rested on")  # fmt: skip
+        if removed_warnings:
+            text += f", and deletes {removed_warnings} of those experiment(s)"
         text += "."
     result = {
         "rev": snap.rev, "base": snap.base, "subject": snap.subject, "rev_at": snap.rev_at,
         "files": [{"path": c.path, "status": c.status, "old_path": c.old_path}
                   for c in snap.changes],
         "decisions": decisions, "warnings": warnings, "superseded": superseded,
-        "superseded_experiments": retired, "experts": experts,
+        "superseded_experiments": retired, "deleted": deleted, "experts": experts,
     }  # fmt: skip
     return answers.answered(
         q, "review", {"id": snap.rev, "type": "Commit", "name": snap.subject}, now,
         result, citations, text, as_of=snap.rev_at,
     )  # fmt: skip
-
-
-def _before_change(repo: Path, snap: Snapshot) -> dict[str, DecisionEntry]:
-    """The decision log before the change, when it edits a decision file (else nothing)."""
-    if snap.base is None or not any(is_decision_file(p) for p in snap.paths):
-        return {}
-    return {e.id: e for e in decisions_at(repo, snap.base)}
 
 
 def _edited(

@@ -50,7 +50,7 @@ def render(answer: Answer) -> str:
         f"Decision log rebuilt from git as it stood at {_code(r['rev'][:12])}, "
         f"{r.get('rev_at', '')[:10]}; changes {base}: {len(r['files'])} file(s)."
     )
-    if not (r["decisions"] or r["superseded"] or r["warnings"]):
+    if not (r["decisions"] or r["superseded"] or r["warnings"] or r.get("deleted")):
         out.append("\nNo recorded decision rests on the files this change touches.")
     if r["decisions"]:
         out.append("\n**Decisions these files rest on**\n")
@@ -69,6 +69,15 @@ def render(answer: Answer) -> str:
                 line += f" [{where}]"
             out.append(line)
             out += _evidence(cites, d)
+    if r.get("deleted"):
+        out.append("\n**Decisions this change deletes**\n")
+        for d in r["deleted"]:
+            where = _lines(cites, d["id"])
+            files = ", ".join(_code(f) for f in d.get("rests_on") or [])
+            out.append(
+                f"- **{d['label']}** {d['title']} — {_code(d['id'])}; rested on {files}"
+                + (f" [{where}, before the change]" if where else "")
+            )
     if r["warnings"]:
         out.append("\n**Tried and disproven — do not retry**\n")
         for w in r["warnings"]:
@@ -77,7 +86,7 @@ def render(answer: Answer) -> str:
             out.append(
                 f"- ⚠️ **{w['label']}**{verdict} {_quote(w['quote'])} — recorded under "
                 f"{_code(w['decision'])}" + (f" [{where}]" if where else "")
-                + ("; **this change deletes it from the decision**"
+                + ("; **this change deletes it**"
                    if w.get("removed_by_change") else "")
             )  # fmt: skip
     if r["superseded"]:
