@@ -146,11 +146,23 @@ def resting_on(store: Store, then: Then, paths: list[str]) -> list[Row]:
                 out.append({**row, "file": n.path, "via": "text", "rationale_line": n.line,
                             "rationale_quote": n.quote})  # fmt: skip
     linked = repo_read.decisions_resting_on(store, paths)
+    found = {(r["id"], r["file"]) for r in out}
     for r in linked + repo_read.file_finding_decisions(store, paths):
         own = then.own_id(r["id"])
-        if r["via"] == "text" or own is None:
-            continue  # text links are read from the text of that day, above
+        if own is None:
+            continue
         held = then.row(own, graph)
-        out.append({**held, "file": r["file"], "via": r["via"], "rationale_line": None,
-                    "rationale_quote": r.get("rationale_quote")})  # fmt: skip
+        line, quote = None, r.get("rationale_quote")
+        if r["via"] == "text":
+            # read from the text of that day, above; a path it named that was renamed by
+            # then still counts when that day's text names it (the link is to the file
+            # of that name when the decision was recorded)
+            e = then.entries[own]
+            named = named_paths(e.text, e.line_start, Tree([r["file"]]), {e.path})
+            if (own, r["file"]) in found or not named:
+                continue
+            line, quote = named[0].line, named[0].quote
+        found.add((own, r["file"]))
+        out.append({**held, "file": r["file"], "via": r["via"], "rationale_line": line,
+                    "rationale_quote": quote})  # fmt: skip
     return out
