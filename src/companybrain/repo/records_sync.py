@@ -7,6 +7,7 @@ only the changed ones are blamed and linked to the files they rest on."""
 from __future__ import annotations
 
 import hashlib
+import re
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,6 +119,7 @@ def sync_decisions(
     repo_write.delete_decisions(store, repo, sorted({did for did, _ in left}))
     known = repo_write.decision_hashes(store, repo)
     repo_write.delete_decisions(store, repo, _moved_away(store, reads, known))
+    repo_write.delete_decisions(store, repo, _renumbered(store, reads, known))
     rows = []
     changed: list[_Read] = []
     for r in reads:
@@ -194,6 +196,31 @@ def _moved_away(store: Store, reads: list[_Read], known: dict[str, Any]) -> list
         if old + end in known and old + end not in present
     }
     return sorted(out)
+
+
+_REPEAT = re.compile(r"^(?P<first>.*) \(\d+\)$")
+
+
+def _renumbered(store: Store, reads: list[_Read], known: dict[str, Any]) -> list[str]:
+    """A heading written twice is `Heading`, `Heading (2)` ... in order: once an earlier one
+    is deleted, the later ones move up. A `Heading (2)` the graph holds is then not a
+    decision removed from the log but one still there under another of those ids: when its
+    text is the text of one of them, it goes (else it stays, and is marked removed)."""
+    same: dict[str, list[str]] = {}  # heading id without its number -> texts now
+    present = {r.entry.id for r in reads if r.present}
+    for r in reads:
+        if r.present:
+            m = _REPEAT.match(r.entry.id)
+            same.setdefault(m.group("first") if m else r.entry.id, []).append(r.entry.text.strip())
+    out = []
+    for gid, row in known.items():
+        m = _REPEAT.match(gid)
+        if m is None or gid in present or not row.get("present") or m.group("first") not in same:
+            continue
+        was = repo_read.decision(store, gid)
+        if was is not None and (was.get("text") or "").strip() in same[m.group("first")]:
+            out.append(gid)
+    return out
 
 
 def _provenance(
