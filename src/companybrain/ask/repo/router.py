@@ -122,6 +122,18 @@ def _decision_in(store: Store, question: str) -> str | None:
     m = re.search(r"[`\"“]([^`\"”]+#[^`\"”]+)[`\"”]", question)  # a quoted `PATH#Heading`
     if m and resolve_decision(store, m.group(1)):
         return m.group(1)
+    # `PATH#Heading text` unquoted: the longest run of words from it that is a decision id
+    # (a repeated heading's "Batch writes (2)" is not "Batch writes")
+    starts = [m.start() for m in re.finditer(r"[\w./-]+#", question)]
+    if not starts:
+        return None
+    ids = {d["id"].lower(): d["id"] for d in repo_read.decisions(store)}
+    for start in starts:
+        words = question[start:].split()
+        for n in range(len(words), 0, -1):
+            found = ids.get(clean(" ".join(words[:n])).lower())
+            if found:
+                return found
     return None
 
 
