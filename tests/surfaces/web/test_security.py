@@ -4,6 +4,8 @@ public address without a token."""
 
 from __future__ import annotations
 
+import http.server
+import threading
 import urllib.request
 
 import pytest
@@ -152,6 +154,27 @@ def test_serve_in_the_background_and_stop_it(run_cli, store) -> None:  # type: i
         stopped = run_cli("serve", "--stop")
     assert "stopped the web server" in stopped.output
     assert "no background server" in run_cli("serve", "--stop").output
+
+
+def test_serve_refuses_a_port_another_server_answers_on(run_cli, store) -> None:  # type: ignore[no-untyped-def]
+    """`serve --background` on a port another web server (another data folder's `brain
+    serve`) held said "serving http://127.0.0.1:PORT/": that server had answered its check,
+    and the browser showed the other folder's records."""
+    other = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    port = other.server_address[1]
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        for args in (["--background"], []):
+            refused = run_cli("serve", *args, "--port", str(port))
+            assert refused.exit_code == 1, refused.output
+            assert str(refused.exception).startswith(
+                f"--port {port}: cannot listen on http://127.0.0.1:{port}/: it is already in use"
+            )
+            assert "serving" not in refused.output
+        assert "no background server" in run_cli("serve", "--stop").output
+    finally:
+        other.shutdown()
+        other.server_close()
 
 
 def test_serve_refuses_a_port_out_of_range_before_serving(run_cli) -> None:  # type: ignore[no-untyped-def]

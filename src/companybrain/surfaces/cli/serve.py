@@ -7,9 +7,11 @@ starts it detached (pid file in BRAIN_HOME) and returns once it answers; `--stop
 from __future__ import annotations
 
 import contextlib
+import errno
 import ipaddress
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -104,6 +106,7 @@ def serve_cmd(
     if background:
         click.echo(start_background(home, state.settings.graph, host, port, as_person, token))
         return
+    _check_port(host, port)
     import uvicorn
 
     from companybrain.surfaces.web import create_app
@@ -113,6 +116,33 @@ def serve_cmd(
     )
     click.echo(f"serving {_url(host, port)} (Ctrl-C stops it)", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
+
+
+def _check_port(host: str, port: int) -> None:
+    problem = port_problem(host, port)
+    if problem:
+        raise InputError(problem)
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the web app could not listen on host:port, or None. Asked before starting: a
+    server started in the background that could not bind was reported as serving when
+    another program (another folder's `brain serve`) answered on that port instead."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        with socket.socket(family, kind, proto) as probe:
+            # as uvicorn does: a port whose last connections are closing is free to take
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        reason = "it is already in use" if exc.errno == errno.EADDRINUSE else exc.strerror or exc
+        return (
+            f"--port {port}: cannot listen on {_url(host, port)}: {reason} (`brain serve "
+            "--stop` stops the one started in the background from this data folder)"
+        )
+    return None
 
 
 def _running(pid_file: Path) -> int | None:
@@ -139,6 +169,7 @@ def start_background(
     if running:
         url = pid_file.read_text().split()[1] if len(pid_file.read_text().split()) > 1 else ""
         return f"already serving {url} (pid {running}); stop it with `brain serve --stop`"
+    _check_port(host, port)  # else another server there would answer in our place
     args = [sys.executable, "-m", "companybrain", "serve", "--host", host, "--port", str(port)]
     if as_person:
         args += ["--as", as_person]
