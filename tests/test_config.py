@@ -85,6 +85,16 @@ def test_a_data_folder_too_long_for_the_socket_names_brain_home(tmp_path: Path) 
     assert Settings.from_env(external).falkordb_url  # no socket of ours there
 
 
+def test_a_data_folder_under_the_home_folder_is_found_from_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BRAIN_HOME="~/.brain" as an MCP client's JSON config passes it (no shell expands it)
+    started a new empty database in a folder named `~` inside the current one."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert Settings.from_env({"BRAIN_HOME": "~/.brain"}).home == tmp_path / ".brain"
+    assert Settings.from_env({"BRAIN_HOME": "rel/.brain"}).home == Path("rel/.brain")
+
+
 def test_the_model_timeout_is_a_setting() -> None:
     """It was fixed at 60 s: a hung endpoint held a command four minutes, whatever one set."""
     assert Settings.from_env({}).model_timeout == 60.0

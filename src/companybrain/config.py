@@ -127,7 +127,9 @@ class Settings:
         if not isinstance(extra, dict):
             raise ConfigError("BRAIN_MODEL_EXTRA must be a JSON object")
         settings = cls(
-            home=Path(env.get("BRAIN_HOME") or ".brain"),
+            # `~` too: an MCP client's JSON config has no shell to expand it, and the data
+            # folder was then `./~/.brain` beside wherever the client started the server
+            home=Path(env.get("BRAIN_HOME") or ".brain").expanduser(),
             falkordb_url=env.get("FALKORDB_URL") or None,
             graph=env.get("BRAIN_GRAPH") or DEFAULT_GRAPH,
             durable=_flag(env, "BRAIN_DURABLE"),
