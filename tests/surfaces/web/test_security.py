@@ -5,6 +5,8 @@ public address without a token."""
 from __future__ import annotations
 
 import http.server
+import subprocess
+import sys
 import threading
 import urllib.request
 
@@ -154,6 +156,28 @@ def test_serve_in_the_background_and_stop_it(run_cli, store) -> None:  # type: i
         stopped = run_cli("serve", "--stop")
     assert "stopped the web server" in stopped.output
     assert "no background server" in run_cli("serve", "--stop").output
+
+
+def test_a_web_pid_file_naming_another_program_is_stale(run_cli, store, settings) -> None:  # type: ignore[no-untyped-def]
+    """A web.pid left by a server that was killed (or by a restart) whose pid the system gave
+    to another program: `serve --stop` killed that program, and `serve --background` said
+    "already serving" and started nothing."""
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    pid_file = settings.home / "web.pid"
+    try:
+        pid_file.write_text(f"{other.pid} http://127.0.0.1:1/\n")
+        assert run_cli("serve", "--stop").output == "no background server is running\n"
+        assert other.poll() is None, "serve --stop killed another program"
+        assert not pid_file.exists()
+        pid_file.write_text(f"{other.pid} http://127.0.0.1:1/\n")
+        port = free_port()
+        started = run_cli("serve", "--background", "--port", str(port))
+        assert started.output.startswith(f"serving http://127.0.0.1:{port}/"), started.output
+        assert "stopped the web server" in run_cli("serve", "--stop").output
+        assert other.poll() is None
+    finally:
+        other.kill()
+        other.wait()
 
 
 def test_serve_refuses_a_port_another_server_answers_on(run_cli, store) -> None:  # type: ignore[no-untyped-def]

@@ -155,8 +155,18 @@ def _running(pid_file: Path) -> int | None:
     except ProcessLookupError:
         return None
     except PermissionError:
-        return pid
-    return pid
+        pass
+    return pid if _is_web_server(pid) else None
+
+
+def _is_web_server(pid: int) -> bool:
+    """A pid file outlives its server (killed, or the machine restarted): a pid the system
+    has since given to another program is not ours to report as serving, nor to stop."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return True  # no /proc: trust the pid
+    return b"\x00-m\x00companybrain\x00serve\x00" in cmdline  # as start_background runs it
 
 
 def start_background(
