@@ -101,3 +101,33 @@ def test_a_setting_the_command_cannot_use_is_one_line_naming_it(cli_env, tmp_pat
         assert result.returncode == 1
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(named), lines
+
+
+def test_a_reset_graph_stays_gone_after_the_database_restarts(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Replaying its append-only file, the pinned FalkorDB appends the creation of the
+    constraints of a graph created and deleted in that file again: at the second start after
+    `brain reset`, the graph was back, empty, and `brain ask` refused NOT_IN_GRAPH ("names no
+    service") instead of saying there is no such graph."""
+    from click.testing import CliRunner
+
+    from companybrain.config import Settings
+    from companybrain.graph.server import EmbeddedServer
+    from companybrain.surfaces.cli.main import cli
+
+    home = tmp_path / "h"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("BRAIN_", "OPENAI_"))}
+    env.update(BRAIN_HOME=str(home), BRAIN_GRAPH="gone")
+    settings = Settings(home=home, graph="gone")
+    server = EmbeddedServer(home)
+    try:
+        store = Store(settings)
+        store.ensure_schema()
+        store.query("CREATE (:Person {id: 'x'})")
+        store.close()
+        assert CliRunner().invoke(cli, ["reset", "--yes"], env=env).exit_code == 0
+        for _ in range(2):
+            server.stop()
+            server.ensure_running()
+        assert Store(settings).list_graphs() == []
+    finally:
+        server.stop()

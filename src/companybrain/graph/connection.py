@@ -52,6 +52,7 @@ _STATUS_EVERY_S = 5.0
 BUSY_BACKOFF_S = (0.05, 0.1, 0.2, 0.4, 0.8)
 _CONNECTION_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 COMPACT_FROM_BYTES = 1 << 20  # writes that replay in well under a second are left as they are
+FORGET_WAIT_S = 60.0  # the longest `forget_deleted` waits for its rewrite
 
 
 # Compare-and-act on a lock key in one step (Lua runs atomically on the server).
@@ -401,6 +402,24 @@ class Store:
             return
         with suppress(redis.exceptions.RedisError):  # one already under way: as good
             self._db.connection.execute_command("BGREWRITEAOF")
+
+    def forget_deleted(self) -> None:
+        """After deleting graphs: an append-only file that still holds a graph's creation
+        and its deletion brings the graph back, empty, at the second start after (replaying
+        the file, the pinned FalkorDB finishes building its constraints after the deletion
+        and appends their creation to the file again, so the next replay creates the graph
+        anew). Rewritten, the file starts from the graphs as they are; waited for, so that
+        a `brain db stop` right after cannot cut the rewrite short."""
+        if self.embedded is None:
+            return
+        self._realign_log()
+        deadline = time.monotonic() + FORGET_WAIT_S
+        with suppress(redis.exceptions.RedisError):
+            while time.monotonic() < deadline:
+                info = self._db.connection.info("persistence")
+                if not (info.get("aof_rewrite_in_progress") or info.get("aof_rewrite_scheduled")):
+                    return
+                time.sleep(0.05)
 
     # -- change marker -------------------------------------------------------------------
     # A key beside the graph, set to a fresh random value after every write sent through

@@ -103,6 +103,8 @@ def reset(state: CliState, yes: bool) -> None:
         board = store.for_graph(board_graph(store.graph_name))
         board_deleted = board.delete_graph()
         board.close()
+        if deleted or board_deleted:
+            store.forget_deleted()  # else two restarts of the database bring it back empty
     click.echo(f"graph {store.graph_name!r} " + ("deleted" if deleted else "was already empty"))
     if board_deleted:
         click.echo(f"its agent board {board.graph_name!r} deleted")
