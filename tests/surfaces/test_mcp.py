@@ -250,6 +250,19 @@ def test_http_address_must_be_host_and_port(run_cli: Any) -> None:
     assert "--http: expected HOST:PORT" in str(result.exception or result.output)
 
 
+def test_http_on_a_port_in_use_is_one_clear_error(demo: Store, run_cli: Any) -> None:
+    """It printed "serving MCP on http://127.0.0.1:PORT/mcp", then uvicorn's "[Errno 98]"."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_cli("mcp", "--http", f"127.0.0.1:{port}")
+    assert result.exit_code == 1 and "serving" not in result.output
+    assert str(result.exception).startswith(
+        f"--http: cannot listen on http://127.0.0.1:{port}/: it is already in use"
+    )
+
+
 def test_as_an_unknown_person_is_one_clear_error(demo: Store, run_cli: Any) -> None:
     result = run_cli("mcp", "--as", "nobody")
     assert result.exit_code != 0

@@ -121,11 +121,14 @@ def serve_cmd(
 def _check_port(host: str, port: int) -> None:
     problem = port_problem(host, port)
     if problem:
-        raise InputError(problem)
+        raise InputError(
+            f"--port {port}: {problem} (`brain serve --stop` stops the one started in the "
+            "background from this data folder)"
+        )
 
 
 def port_problem(host: str, port: int) -> str | None:
-    """Why the web app could not listen on host:port, or None. Asked before starting: a
+    """Why a server could not listen on host:port, or None. Asked before starting: a
     server started in the background that could not bind was reported as serving when
     another program (another folder's `brain serve`) answered on that port instead."""
     try:
@@ -138,10 +141,7 @@ def port_problem(host: str, port: int) -> str | None:
             probe.bind(address)
     except OSError as exc:
         reason = "it is already in use" if exc.errno == errno.EADDRINUSE else exc.strerror or exc
-        return (
-            f"--port {port}: cannot listen on {_url(host, port)}: {reason} (`brain serve "
-            "--stop` stops the one started in the background from this data folder)"
-        )
+        return f"cannot listen on {_url(host, port)}: {reason}"
     return None
 
 

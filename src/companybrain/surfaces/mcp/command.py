@@ -8,6 +8,7 @@ from companybrain.ask.engine import parse_now
 from companybrain.ask.registry import ReadOnlyStore, ToolContext, check_person, read_only_tools
 from companybrain.errors import InputError
 from companybrain.surfaces.cli.context import CliState, pass_state
+from companybrain.surfaces.cli.serve import port_problem
 from companybrain.surfaces.mcp.server import build_server, serve_http, serve_stdio
 
 
@@ -41,6 +42,9 @@ def mcp_cmd(
             serve_stdio(server)
         else:
             host, port = address
+            problem = port_problem(host, port)
+            if problem:  # said before "serving", not as uvicorn's errno after it
+                raise InputError(f"--http: {problem}")
             click.echo(f"serving MCP on http://{host}:{port}/mcp", err=True)
             serve_http(server, host, port)
     finally:
