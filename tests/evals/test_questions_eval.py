@@ -142,3 +142,32 @@ def test_a_corpus_that_is_not_there_is_an_error_not_the_configured_graph(
     result = run_cli("eval", "questions", str(QUESTIONS), "--corpus", str(missing), "--json")
     assert isinstance(result.exception, InputError)
     assert str(result.exception) == f"--corpus {missing}: not a folder (a corpus is a folder)"
+
+
+def test_the_scratch_graph_stays_gone_after_the_database_restarts(tmp_path: Path) -> None:
+    """Each run's scratch graph ("brain_questions_<hex>") came back, empty, at the second
+    start of the embedded database after it (FalkorDB's replay of its append-only file, see
+    Store.forget_deleted), and stayed in every list of graphs from then on."""
+    from companybrain.config import Settings
+    from companybrain.evals.questions import run_on_corpus
+    from companybrain.graph.connection import Store
+    from companybrain.graph.server import EmbeddedServer
+    from tests.ingest.corpus_builder import md, write_corpus
+
+    corpus = write_corpus(tmp_path / "c", {
+        "dir.md": md({"id": "DIR-1", "kind": "service_directory", "at": "2026-09-01T09:00:00Z"},
+                     "Ana Ruiz owns the billing gateway."),
+    })  # fmt: skip
+    questions = tmp_path / "q.jsonl"
+    question = {"id": "q1", "question": "Who owns the billing gateway?", "expect": {"owner": "ana"}}
+    questions.write_text(json.dumps(question) + "\n")
+    settings = Settings(home=tmp_path / "h")
+    server = EmbeddedServer(settings.home)
+    try:
+        assert run_on_corpus(corpus, questions, settings).passed == 1
+        for _ in range(2):
+            server.stop()
+            server.ensure_running()
+        assert Store(settings).list_graphs() == []
+    finally:
+        server.stop()

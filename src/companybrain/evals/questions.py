@@ -219,7 +219,8 @@ def run_on_corpus(
             progress=progress,
         )
     finally:
-        scratch.delete_graph()
+        if scratch.delete_graph():
+            scratch.forget_deleted()  # else two restarts of the database bring it back
         scratch.close()
 
 
