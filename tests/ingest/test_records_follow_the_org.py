@@ -88,3 +88,32 @@ def test_records_ingested_on_their_own_follow_a_new_authority_table(
     assert [(c["record"], c["authority"]) for c in answer["citations"]] == [("msg-9", 95)]
     again = ingest(store, corpus, settings)
     assert (again.stored, again.reread) == (0, 0)
+
+
+EFFECTIVE_AT_ITS_TIME = md(
+    {"id": "CC-9", "kind": "change_control", "at": "2026-10-01T09:00:00Z",
+     "effective_at": "2026-10-01T09:00:00Z", "about": ["billing-gateway"]},
+    "Effective 5 October 2026, ownership of the Billing Gateway transfers to Bo Lind.",
+)  # fmt: skip
+
+
+def test_a_record_read_again_keeps_an_effective_at_equal_to_its_time(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Read again from the graph, a record whose `effective_at` was its `at` lost it (only
+    a different one was kept), and a sentence's own day then decided: "Effective 5 October",
+    which disagrees with the effective_at the file gives and names no owner, named Bo from
+    5 October, citing CC-9, once org.yaml changed."""
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY})
+    single = tmp_path / "cc.md"
+    single.write_text(EFFECTIVE_AT_ITS_TIME)
+    ingest(store, corpus, settings)
+    assert ingest(store, single, settings).rejected_facts["effective_time"] == 1
+
+    bigger = copy.deepcopy(ORG)
+    bigger["people"].append({"id": "dee", "name": "Dee Fox", "team": "pay"})
+    write_corpus(corpus, {}, org=bigger)
+    again = ingest(store, corpus, settings)
+    assert (again.reread, again.rejected_facts["effective_time"]) == (1, 1)
+    answer = ask(store, settings, "Who owns the Billing Gateway on 2026-10-10?", now=NOW)
+    assert answer.result == {"owner": {"id": "ana", "name": "Ana Ruiz"}}

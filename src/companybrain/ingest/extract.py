@@ -161,6 +161,8 @@ def source_properties(
         "id": record.id, "kind": record.kind, "authority": authority,
         "at": iso(record.at), "at_ms": to_ms(record.at),
         "effective_at": iso(record.effective), "effective_ms": to_ms(record.effective),
+        # given, though equal to `at` (which a sentence's own day must then agree with)
+        "effective_given": True if record.effective_at is not None else None,
         "title": record.title or "", "text": record.text, "hash": digest, "org_hash": org_hash,
         "proposer": proposer, "author": record.author, "parent": record.parent,
         "channel": record.channel, "status": record.status, "resolved_by": record.resolved_by,
@@ -187,7 +189,9 @@ def stored_record(row: dict[str, Any]) -> Record:
         at=at,
         text=row["text"],
         effective_at=(
-            datetime.fromisoformat(effective) if effective and effective != row["at"] else None
+            datetime.fromisoformat(effective)
+            if effective and (row.get("effective_given") or effective != row["at"])
+            else None
         ),
         author=row.get("author"),
         title=row.get("title") or None,

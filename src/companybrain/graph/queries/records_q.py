@@ -338,6 +338,7 @@ def sources_read_against_another_org(
         "MATCH (s:Source) WHERE s.org_hash IS NOT NULL AND s.org_hash <> $org_hash "
         "AND s.text IS NOT NULL AND s.id > $after "
         "RETURN s.id AS id, s.kind AS kind, s.at AS at, s.effective_at AS effective_at, "
+        "s.effective_given AS effective_given, "
         "s.text AS text, s.title AS title, s.author AS author, s.parent AS parent, "
         "s.channel AS channel, s.status AS status, s.supersedes AS supersedes, "
         "s.motivated_by AS motivated_by, s.resolved_by AS resolved_by, s.about AS about, "
