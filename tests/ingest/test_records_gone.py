@@ -191,3 +191,26 @@ def test_a_renamed_file_that_fails_to_read_is_not_gone(
     cc.with_name("cc-1.md").write_text(TRANSFER.replace("author: cy", "author: nobody-here"))
     report = ingest(store, corpus, settings, prune=True)
     assert (report.pruned, report.kept_stored) == (0, ["CC-1"])
+
+
+def test_a_renamed_file_whose_id_can_no_longer_be_read_is_not_gone(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Renamed, the record was unchanged and the graph kept the old file name as where it
+    came from; once the renamed file's front matter broke (its id unreadable), nothing tied
+    the record to it: --prune removed it and Ana answered for the billing gateway, citing
+    dir-1. An unchanged record now follows its file's new name, without being read again."""
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "cc.md": TRANSFER})
+    ingest(store, corpus, settings)
+    cc = corpus / "records" / "cc.md"
+    moved = cc.rename(cc.with_name("transfer.md"))
+    renamed = ingest(store, corpus, settings)
+    assert (renamed.stored, renamed.unchanged) == (0, 2)
+    copy = tmp_path / "copy.md"  # a copy elsewhere, ingested on its own: the file stays
+    copy.write_text(TRANSFER)
+    assert ingest(store, copy, settings).unchanged == 1
+    moved.write_text(BROKEN)
+    report = ingest(store, corpus, settings, prune=True)
+    assert (report.pruned, report.kept_stored) == (0, ["CC-1"])
+    answer = ask(store, settings, "Who owns the billing gateway?", now="2026-10-20T12:00:00Z")
+    assert answer.result == {"owner": {"id": "bo", "name": "Bo Lind"}}

@@ -47,6 +47,10 @@ class Extracted:
     rejected_detail: list[dict[str, Any]] = field(default_factory=list)
     # Records the model failed on: not stored (a re-run asks again), reported as refused.
     failed: list[Problem] = field(default_factory=list)
+    # Unchanged records read from another file than the graph says (renamed, or the corpus
+    # folder spelled another way; not another line of the same file): {"id", "origin"}, so
+    # that a file that fails to read later is known to be theirs (pipeline.missing_from).
+    moved: list[dict[str, str]] = field(default_factory=list)
     # Owners named that org.yaml does not list: kept as names, and their services' answers
     # are refused until the organisation lists them; the person ingesting is told.
     warnings: list[Problem] = field(default_factory=list)
@@ -94,8 +98,11 @@ def extract_batch(
     for record in records:
         authority = ctx.org.authority_of(record.kind)
         digest = record_hash(record, authority)
-        if unchanged(states.get(record.id), digest, ctx):
+        state = states.get(record.id)
+        if unchanged(state, digest, ctx):
             out.unchanged += 1
+            if moved(state, record, ctx):
+                out.moved.append({"id": record.id, "origin": record.origin})
             continue
         try:
             proposal = propose(record, ctx.org)
@@ -112,13 +119,28 @@ def extract_batch(
         name = f"{ctx.proposer_name}:incomplete" if proposal.incomplete else ctx.proposer_name
         # A corpus record changed and ingested on its own is still the corpus's (--prune
         # removes it once it leaves the corpus).
-        state = states.get(record.id)
         in_corpus = ctx.in_corpus or bool(state and state.get("in_corpus"))
         source = source_properties(record, authority, digest, ctx.org_hash, name, in_corpus)
         out.rows.append(
             {"source": source, "links": derived_links(record, ctx.org, verified, proposal)}
         )
     return out
+
+
+def moved(state: dict[str, Any] | None, record: Record, ctx: Context) -> bool:
+    """Is an unchanged record read from another file than the graph says it came from? A
+    corpus record's file is the corpus's: a copy of it ingested on its own does not move it."""
+    return bool(
+        state
+        and (ctx.in_corpus or not state.get("in_corpus"))
+        and file_of(state.get("origin") or "") != file_of(record.origin)
+    )
+
+
+def file_of(where: str) -> str:
+    """`path:line` (a JSONL line) or `path` (a Markdown file) → path."""
+    head, _, tail = where.rpartition(":")
+    return head if head and tail.isdigit() else where
 
 
 def _count(out: Extracted, proposal: Proposal, verified: Verified) -> None:

@@ -24,6 +24,7 @@ from companybrain.ingest.extract import (
     EXTRACTION_VERSION,
     Context,
     derived_links,
+    file_of,
     record_hash,
     source_properties,
     stored_record,
@@ -298,12 +299,12 @@ def _absent(store: Store, corpus: CorpusStream) -> tuple[list[str], list[str]]:
     """Records stored from the corpus that this run, read through, did not read: those
     missing from it, and those from files (or folders) that failed to read."""
     present = corpus.ids | {p.record for p in corpus.rejected if p.record}
-    broken = [_within(corpus.path, _file_of(p.where)) for p in corpus.rejected]
+    broken = [_within(corpus.path, file_of(p.where)) for p in corpus.rejected]
     missing: list[str] = []
     unread: list[str] = []
     for sid, origin in sorted(records_q.corpus_sources(store).items()):
         if sid not in present:
-            (unread if _in(_file_of(origin), broken) else missing).append(sid)
+            (unread if _in(file_of(origin), broken) else missing).append(sid)
     return missing, unread
 
 
@@ -323,9 +324,3 @@ def _in(file: str, broken: list[tuple[str, ...]]) -> bool:
     return any(
         parts[end - len(b) : end] == b for b in broken for end in range(len(b), len(parts) + 1)
     )
-
-
-def _file_of(where: str) -> str:
-    """`path:line` (a JSONL line) or `path` (a Markdown file) → path."""
-    head, _, tail = where.rpartition(":")
-    return head if head and tail.isdigit() else where

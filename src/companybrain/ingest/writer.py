@@ -118,10 +118,10 @@ class Writer:
         """The batch's write, encoded (in the reading thread: see graph.connection.Prepared).
         Rows whose record the graph held when its state was read replace it: their old
         facts go first, in the same query."""
-        if not got.rows:
+        if not got.rows and not got.moved:
             return None
         replaced = [row["source"]["id"] for row in got.rows if row["source"]["id"] in states]
-        return records_q.sources_write(got.rows, replaced)
+        return records_q.sources_write(got.rows, replaced, got.moved)
 
     def write(self, records: list[Record], got: Extracted, prepared: Prepared | None) -> None:
         report = self.report

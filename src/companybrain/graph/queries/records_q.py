@@ -131,7 +131,7 @@ def source_states(store: Store, ids: list[str]) -> dict[str, dict[str, Any]]:
     rows = store.read(
         "UNWIND $ids AS id MATCH (s:Source {id: id}) "
         "RETURN s.id AS id, s.hash AS hash, s.proposer AS proposer, s.org_hash AS org_hash, "
-        "s.in_corpus AS in_corpus",
+        "s.in_corpus AS in_corpus, s.origin AS origin",
         {"ids": ids},
     )
     return {row["id"]: row for row in rows}
@@ -196,6 +196,9 @@ _WRITE_NEW = (
     "dec.source = d.source, dec.supersedes = d.supersedes, dec.motivated_by = d.motivated_by, "
     "dec.at = d.at, dec.at_ms = d.at_ms "
     "MERGE (dec)-[st:STATED_IN]->(s) SET st.quote = d.quote WITH count(*) AS _ "
+    # unchanged records found in another file: only where they come from is written
+    "UNWIND $moved AS m MATCH (s:Source {id: m.id}) SET s.origin = m.origin "
+    "WITH count(*) AS _ "
     "UNWIND $rejections AS r MATCH (s:Source {id: r.record}) "
     "CREATE (rej:Rejection {id: r.id, record: r.record, check: r.check, reason: r.reason, "
     "fact_json: r.fact_json, proposer: r.proposer}) "
@@ -217,8 +220,11 @@ def send(store: Store, prepared: Prepared) -> None:
     store.query(prepared)
 
 
-def sources_write(rows: list[dict[str, Any]], replaced: list[str]) -> Prepared:
-    """`write_sources`'s query with its parameters encoded, to send later (see Prepared)."""
+def sources_write(
+    rows: list[dict[str, Any]], replaced: list[str], moved: list[dict[str, str]] | None = None
+) -> Prepared:
+    """`write_sources`'s query with its parameters encoded, to send later (see Prepared).
+    `moved`: unchanged records of the batch ({"id", "origin"}) read from another file."""
     sources, authored, resolved, claims, decisions, rejections = [], [], [], [], [], []
     unlisted: list[dict[str, Any]] = []
     mentions: dict[tuple[str, str], dict[str, Any]] = {}
@@ -255,6 +261,7 @@ def sources_write(rows: list[dict[str, Any]], replaced: list[str]) -> Prepared:
             "unlisted": unlisted,
             "decisions": decisions,
             "rejections": rejections,
+            "moved": moved or [],
         },
     )
 
