@@ -7,9 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
+from companybrain.ingest import pipeline
 from companybrain.ingest.pipeline import ingest
 from tests.graph.test_no_label_scan import listing_queries, recording, scans
 from tests.ingest.corpus_builder import md, write_corpus
@@ -89,3 +92,57 @@ def test_a_record_no_longer_replaced_counts_again(
     (corpus / "records" / "cc2.md").unlink()
     ingest(store, corpus, settings, prune=True)
     assert owner(store, settings) == ("bo", ["CC-1"])
+
+
+def test_a_run_rewriting_either_record_never_counts_the_cancelled_one(
+    store: Store, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replacement was rebuilt only once a run had written every record: a record
+    rewritten lost its `replaced` mark, and a replacing one its SUPERSEDES link, until
+    then. Asked meanwhile (the rest of a long run, or until the next one after a run cut
+    off), who owns the billing gateway named Bo by the cancelled CC-1, citing it, when a
+    typo was fixed in either record."""
+    corpus = write_corpus(
+        tmp_path / "c", {"dir.md": DIRECTORY, "cc1.md": ANNOUNCED, "cc2.md": cancelled()}
+    )
+    ingest(store, corpus, settings)
+    during: list[tuple[str | None, list[str]]] = []
+    finish = pipeline.finish
+    monkeypatch.setattr(
+        pipeline, "finish", lambda s: (during.append(owner(store, settings)), finish(s))
+    )
+    (corpus / "records" / "cc2.md").write_text(cancelled().replace("cancelled:", "cancelled;"))
+    ingest(store, corpus, settings)
+    (corpus / "records" / "cc1.md").write_text(ANNOUNCED.replace("Bo Lind.", "Bo Lind (IT)."))
+    ingest(store, corpus, settings)
+    assert during == [("ana", ["CC-2"])] * 2
+    assert owner(store, settings) == ("ana", ["CC-2"])
+
+
+def test_a_run_rewriting_a_superseding_decision_keeps_the_chain_meanwhile(
+    store: Store, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for decisions: while a run rewrote ADR-2, "What replaced ADR-1?" said
+    nothing had."""
+
+    def adr(n: int, body: str, supersedes: list[str]) -> str:
+        front = {"id": f"ADR-{n}", "kind": "adr", "at": f"2026-0{n}-01T09:00:00Z",
+                 "status": "accepted", "title": f"Queue {n}", "supersedes": supersedes}  # fmt: skip
+        return md(front, body)
+
+    first = adr(1, "We will use Kafka for the ledger events.", [])
+    second = adr(2, "We will use NATS for the ledger events.", ["ADR-1"])
+    corpus = write_corpus(tmp_path / "c", {"adr1.md": first, "adr2.md": second})
+    ingest(store, corpus, settings)
+
+    def chain() -> list[str]:
+        answer = ask(store, settings, "What replaced ADR-1?", now=NOW)
+        return list(answer.result["chain"]) if answer.result else []
+
+    during: list[list[str]] = []
+    finish = pipeline.finish
+    monkeypatch.setattr(pipeline, "finish", lambda s: (during.append(chain()), finish(s)))
+    (corpus / "records" / "adr2.md").write_text(second.replace("NATS", "NATS JetStream"))
+    ingest(store, corpus, settings)
+    assert during == [["ADR-2", "ADR-1"]]
+    assert chain() == ["ADR-2", "ADR-1"]

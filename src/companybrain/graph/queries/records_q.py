@@ -165,7 +165,14 @@ _WRITE_NEW = (
     # Identity needs MERGE only for the record itself and its decision; what hangs off the
     # record was cleared above (replaced) or never existed (new), so it is CREATEd.
     "UNWIND $sources AS row MERGE (s:Source {id: row.id}) "
-    "ON CREATE SET s = row ON MATCH SET s = row WITH count(*) AS _ "
+    # a record rewritten is still replaced by those that replace it (links into it stay)
+    "WITH s, row, s.replaced AS replaced SET s = row SET s.replaced = replaced "
+    "WITH count(*) AS _ "
+    # ... and one that replaces others does so from this write on, not from the end of the
+    # run (relink): a cancelled record counted again meanwhile
+    "UNWIND $sources AS row UNWIND row.supersedes AS old MATCH (s:Source {id: row.id}) "
+    "MATCH (o:Source {id: old}) WHERE o <> s MERGE (s)-[:SUPERSEDES]->(o) "
+    "SET o.replaced = true WITH count(*) AS _ "
     "UNWIND $authored AS e MATCH (s:Source {id: e.source}) MATCH (p:Person {id: e.person}) "
     "CREATE (p)-[:AUTHORED]->(s) WITH count(*) AS _ "
     "UNWIND $resolved AS e MATCH (s:Source {id: e.source}) MATCH (p:Person {id: e.person}) "
@@ -196,6 +203,8 @@ _WRITE_NEW = (
     "dec.source = d.source, dec.supersedes = d.supersedes, dec.motivated_by = d.motivated_by, "
     "dec.at = d.at, dec.at_ms = d.at_ms "
     "MERGE (dec)-[st:STATED_IN]->(s) SET st.quote = d.quote WITH count(*) AS _ "
+    "UNWIND $decisions AS d UNWIND d.supersedes AS old MATCH (dec:Decision {id: d.id}) "
+    "MATCH (o:Decision {id: old}) MERGE (dec)-[:SUPERSEDES]->(o) WITH count(*) AS _ "
     # unchanged records found in another file: only where they come from is written
     "UNWIND $moved AS m MATCH (s:Source {id: m.id}) SET s.origin = m.origin "
     "WITH count(*) AS _ "
