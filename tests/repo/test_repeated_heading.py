@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from companybrain.ask.engine import ask
 from companybrain.ask.repo import history_tools
+from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.repo.ingest import ingest_repo
 from tests.repo.gitrepo import GitRepo
@@ -54,3 +56,30 @@ def test_an_entry_written_above_one_of_the_same_heading(
         assert a.result is not None, a.refusal
         assert a.result["commit"] == commit, (decision, a.explanation)
         assert a.citations[-1].quote == text
+
+
+def test_a_past_day_cites_the_entry_it_held(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Asked about a day before the new entry was written above it, the old entry (then
+    `Batch writes`) was cited with the new entry's recorded time (the graph's `Batch writes`),
+    after that day, and the new entry counted as in the log that day."""
+    r, _ = _repo(tmp_path / "r")
+    r.write(
+        "DECISIONS.md", "# Decisions\n" + _entry("2025-04-01", STREAM) + _entry("2025-02-01", BATCH)
+    )
+    r.commit("Stream again", "2025-04-01T09:00:00Z")
+    ingest_repo(store, r.root)
+
+    a = ask(store, settings, "Why src/store/db.py as of 2025-03-01?", now=NOW)
+    assert a.status == "answered", a.refusal
+    assert [(c.record, c.quote, c.at) for c in a.citations] == [
+        (NEW, BATCH, "2025-02-01T09:00:00+00:00")
+    ]
+    # Today's `Batch writes` was written after that day; today's `Batch writes (2)` was
+    # there, as `Batch writes`.
+    new = ask(store, settings, f"What replaced {NEW} as of 2025-03-01?", now=NOW)
+    assert new.refusal is not None and "was not in the decision log" in new.refusal.message
+    old = ask(store, settings, f"What replaced {OLD} as of 2025-03-01?", now=NOW)
+    assert old.status == "answered" and old.result["decision"] == NEW, old.refusal
+    assert [c.quote for c in old.citations] == [BATCH]

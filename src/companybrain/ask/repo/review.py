@@ -7,6 +7,7 @@ so reviewing an old commit again shows what was known then."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -107,31 +108,42 @@ class EntryIds:
         repo: Path,
         rev: str,
     ) -> None:
-        """A log section whose heading was changed since `rev` is in the graph under its new
-        heading only: a section of `rev` that no decision of the tree read holds is the one
-        of that tree that holds most of its lines (see `same_sections`)."""
+        """Sections whose ids say too little, followed by their lines (see `same_sections`):
+        one whose heading was changed since `rev` (no decision of the tree read holds it),
+        and one whose heading the log repeats ("Heading", "Heading (2)" in order: an entry
+        written above another of that heading since `rev` took its id)."""
         graph = {r["id"]: r for r in repo_read.decisions(store)}
-        stale = [
+
+        def repeated(did: str) -> bool:
+            return _REPEAT.match(did) is not None or f"{did} (2)" in at_rev.keys() | graph.keys()
+
+        olds = [
             e
             for e in at_rev.values()
             if e.heading is not None
-            and not any(graph.get(g, {}).get("present") for g in self.of[e.id])
+            and (repeated(e.id) or not any(graph.get(g, {}).get("present") for g in self.of[e.id]))
         ]
         heads = repo_read.repositories(store)
-        if not stale or len(heads) != 1:
+        if not olds or len(heads) != 1:
             return
-        for path in sorted({e.path for e in stale}):
-            newcomers = [
+        for path in sorted({e.path for e in olds}):
+            news = [
                 r
                 for r in graph.values()
-                if r.get("present") and r.get("heading") and r["id"] not in self.back
-                and r.get("path") in names[path]
+                if r.get("present") and r.get("heading") and r.get("path") in names[path]
+                and (r["id"] not in self.back or repeated(r["id"]))
             ]  # fmt: skip
-            olds = [e for e in stale if e.path == path]
-            if not newcomers:
+            here = [e for e in olds if e.path == path]
+            if not news:
                 continue
-            for old, new in same_sections(repo, rev, olds, heads[0]["head"], newcomers).items():
-                self.of[old].append(new)
+            pairs = same_sections(repo, rev, here, heads[0]["head"], news)
+            moved = {old: new for old, new in pairs.items() if new not in self.of[old]}
+            for old, new in moved.items():  # its id is another entry's now: that entry was
+                for g in self.of[old]:  # not in the log then (its findings are still read,
+                    if self.back.get(g) == old:  # each checked against the text then)
+                        del self.back[g]
+                self.of[old] = [new, *self.of[old]]
+            for old, new in moved.items():
                 self.back[new] = old
 
     def graph_ids(self, ids: list[str]) -> list[str]:
@@ -139,6 +151,9 @@ class EntryIds:
 
     def known(self, did: str, graph: dict[str, Row]) -> Row:
         return next((graph[g] for g in self.of.get(did, [did]) if g in graph), {})
+
+
+_REPEAT = re.compile(r" \(\d+\)$")
 
 
 def same_sections(
