@@ -101,3 +101,25 @@ def test_a_change_that_deletes_the_decision_it_would_break(store: Store, tmp_pat
     b = review(store, moved, "main", repo=r.root)
     assert b.result["deleted"] == []
     assert [d["id"] for d in b.result["decisions"]] == [f"docs/{RULE}"]
+
+
+def test_a_change_that_retitles_the_decision_does_not_delete_it(
+    store: Store, tmp_path: Path
+) -> None:
+    """A new heading over the same lines was listed as a decision the change deletes."""
+    body = f"The rule in src/router.py is wrong and stays.\n{TRIED}"
+    r = GitRepo(tmp_path / "r")
+    r.write("src/router.py", 'PROMPT = "memory can only READ"\n')
+    r.write("DECISIONS.md", _log(body))
+    r.commit("Start", "2025-03-01T09:00:00Z")
+    ingest_repo(store, r.root)
+    r.git("checkout", "-q", "-b", "fix")
+    r.write("src/router.py", 'PROMPT = "memory can READ and SAVE"\n')
+    r.write("DECISIONS.md", _log(body).replace("Keep the wrong router rule", "Keep the rule"))
+    fix = r.commit("Fix the rule, retitle its decision", "2025-04-01T09:00:00Z")
+
+    a = review(store, fix, "main", repo=r.root)
+    assert a.result["deleted"] == []
+    assert [(d["id"], d.get("edited_by_change")) for d in a.result["decisions"]] == [
+        ("DECISIONS.md#Keep the rule", True)
+    ]

@@ -40,6 +40,8 @@ class Snapshot:
     before: list[DecisionEntry] = field(default_factory=list)
     # decisions of that log the change deletes -> the changed paths they named
     deleted: dict[str, list[Named]] = field(default_factory=dict)
+    # an entry the change gave a new heading: its id at rev -> its id before
+    retitled: dict[str, str] = field(default_factory=dict)
 
     @property
     def paths(self) -> list[str]:
@@ -105,11 +107,20 @@ def snapshot(repo: Path, rev: str, base: str | None = None) -> Snapshot:
     before = decisions_at(repo, base_sha) if base_sha and edits_log else []
     kept = {e.id for e in entries}
     moved = {c.old_path: c.path for c in changed if c.old_path}  # a log the change moves
-    deleted = {}
+    was = {e.id for e in before}
+    deleted, retitled = {}, {}
     for e in before:
-        now = moved.get(e.path, e.path) + e.id[len(e.path) :]
+        path = moved.get(e.path, e.path)
+        if e.id in kept or path + e.id[len(e.path) :] in kept:
+            continue
+        said = _body(e)  # a new heading over most of the same lines: retitled, not deleted
+        same = [x for x in entries if x.path == path and x.id not in was
+                and 2 * len(said & _body(x)) > len(said)]  # fmt: skip
+        if len(same) == 1:
+            retitled[same[0].id] = e.id
+            continue
         hits = [n for n in named_paths(e.text, e.line_start, tree, {e.path}) if n.path in wanted]
-        if hits and e.id not in kept and now not in kept:
+        if hits:
             deleted[e.id] = hits
     return Snapshot(
         rev=sha,
@@ -123,4 +134,10 @@ def snapshot(repo: Path, rev: str, base: str | None = None) -> Snapshot:
         named=named,
         before=before,
         deleted=deleted,
+        retitled=retitled,
     )
+
+
+def _body(e: DecisionEntry) -> set[str]:
+    """The written lines of an entry under its heading."""
+    return {line.strip() for line in e.text.splitlines()[1:] if line.strip()}

@@ -250,6 +250,7 @@ def review(
     graph = {r["id"]: r for r in repo_read.decisions(store)}
     ids = EntryIds(store, at_rev, path, snap.rev)
     before = {e.id: e for e in snap.before}
+    before.update({new: before[old] for new, old in snap.retitled.items()})
     pairs = _supersessions_then(store, snap, at_rev, ids)
     newer: dict[str, list[str]] = {}
     for newer_id, older_id in pairs:
