@@ -200,3 +200,27 @@ def test_a_server_that_dies_at_start_is_said_at_once_with_its_reason(own_home: P
     assert str(caught.value).startswith(
         "the database did not come up: Invalid AOF manifest file format; see "
     )
+
+
+def test_a_folder_renamed_under_its_server_keeps_that_one_server(tmp_path: Path) -> None:
+    """`mv .brain .brain-old` while the database ran: its command line names the old socket
+    path, so the next command took it for stale and started a second server on the same
+    append-only file, and `brain db stop` said "not running" and left it running."""
+    before, after = tmp_path / "a", tmp_path / "b"
+    Store(Settings(home=before, graph="moved")).query("CREATE (:Person {id: 'x'})")
+    pid = EmbeddedServer(before).pid()
+    assert pid is not None
+    before.rename(after)
+    server = EmbeddedServer(after)
+    try:
+        assert server.pid() == pid
+        assert server.ensure_running() is False
+        rows = Store(Settings(home=after, graph="moved")).read("MATCH (p:Person) RETURN p.id AS id")
+        assert rows == [{"id": "x"}]
+        found = subprocess.run(
+            ["pgrep", "-f", "redis-server.*" + str(tmp_path)], capture_output=True
+        )
+        assert found.stdout.split() == [str(pid).encode()], "a second server on the same files"
+    finally:
+        stopped = server.stop()
+    assert stopped and not _is_alive(pid)

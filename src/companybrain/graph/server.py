@@ -19,6 +19,7 @@ from companybrain.config import SOCKET_NAME, Settings
 from companybrain.errors import ConfigError, StoreError
 
 START_TIMEOUT_S = 30.0
+DATA_DIR = "data"  # inside BRAIN_HOME: the server's working folder (its append-only file)
 STOP_TIMEOUT_S = 30.0
 # A big graph replays its append-only file (and rebuilds its full-text index) for a while:
 # a server that answers LOADING is waited for this long, never killed as hung.
@@ -46,7 +47,7 @@ class ServerPaths:
 
     @property
     def data(self) -> Path:
-        return self.home / "data"
+        return self.home / DATA_DIR
 
     @property
     def lock(self) -> Path:
@@ -111,7 +112,10 @@ def _is_our_server(pid: int, socket: Path) -> bool:
     """Is `pid` the server of this folder? Its command line names its socket (redis puts
     `unixsocket:PATH` in its title, or `--unixsocket PATH` is still there): a pid file
     copied with a folder, or a pid reused by another folder's server, is not ours, and
-    stopping it would cut that folder's users off."""
+    stopping it would cut that folder's users off. A folder renamed under its running
+    server is still that server's: its command line names the old path, but redis works
+    inside its data folder, which the rename moved along; taken for stale, a second server
+    was started on the same files and `brain db stop` left the first one running."""
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
@@ -120,7 +124,14 @@ def _is_our_server(pid: int, socket: Path) -> bool:
         except OSError:
             return False
         return True  # no /proc: trust the pid
-    return b"redis-server" in cmdline and os.fsencode(socket) in cmdline
+    if b"redis-server" not in cmdline:
+        return False
+    if os.fsencode(socket) in cmdline:
+        return True
+    try:
+        return Path(f"/proc/{pid}/cwd").resolve() == (socket.parent / DATA_DIR).resolve()
+    except OSError:  # another user's process
+        return False
 
 
 def make_home(home: Path) -> None:
