@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import urllib.request
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -156,6 +157,21 @@ def test_serve_in_the_background_and_stop_it(run_cli, store) -> None:  # type: i
         stopped = run_cli("serve", "--stop")
     assert "stopped the web server" in stopped.output
     assert "no background server" in run_cli("serve", "--stop").output
+
+
+def test_the_global_flags_hold_for_a_server_in_the_background(run_cli, store) -> None:  # type: ignore[no-untyped-def]
+    """`brain --durable serve --background` started a server that had forgotten --durable:
+    a database it started again (after a crash or `db stop`) fsynced once a second, and a
+    record added on its pages was not written through at once."""
+    port = free_port()
+    started = run_cli("--durable", "--trace", "serve", "--background", "--port", str(port))
+    assert started.exit_code == 0, started.output
+    try:
+        pid = int((store.settings.home / "web.pid").read_text().split()[0])
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\x00")
+        assert b"BRAIN_DURABLE=1" in environ and b"BRAIN_TRACE=1" in environ
+    finally:
+        assert "stopped the web server" in run_cli("serve", "--stop").output
 
 
 def test_a_web_pid_file_naming_another_program_is_stale(run_cli, store, settings) -> None:  # type: ignore[no-untyped-def]

@@ -104,7 +104,12 @@ def serve_cmd(
     finally:
         store.close()
     if background:
-        click.echo(start_background(home, state.settings.graph, host, port, as_person, token))
+        settings = state.settings
+        started = start_background(
+            home, settings.graph, host, port, as_person, token,
+            durable=settings.durable, trace=settings.trace,
+        )  # fmt: skip
+        click.echo(started)
         return
     _check_port(host, port)
     import uvicorn
@@ -170,7 +175,15 @@ def _is_web_server(pid: int) -> bool:
 
 
 def start_background(
-    home: Path, graph: str, host: str, port: int, as_person: str | None, token: str | None
+    home: Path,
+    graph: str,
+    host: str,
+    port: int,
+    as_person: str | None,
+    token: str | None,
+    *,
+    durable: bool = False,
+    trace: bool = False,
 ) -> str:
     """Start `brain serve` detached; return once it answers (or say why it did not)."""
     make_home(home)
@@ -186,6 +199,9 @@ def start_background(
     env = dict(os.environ)
     env["BRAIN_HOME"] = str(home)
     env["BRAIN_GRAPH"] = graph
+    for name, on in (("BRAIN_DURABLE", durable), ("BRAIN_TRACE", trace)):
+        if on:  # `brain --durable serve --background`: the flag holds for the server too
+            env[name] = "1"
     if token:
         env["BRAIN_WEB_TOKEN"] = token  # never on the command line, where `ps` shows it
     log = (home / LOG_FILE).open("ab")
