@@ -12,9 +12,10 @@ from pathlib import Path
 from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
+from companybrain.ingest.extract import EXTRACTION_VERSION
 from companybrain.ingest.pipeline import ingest
 from tests.ingest.corpus_builder import ORG, md, write_corpus
-from tests.ingest.test_pipeline import DIRECTORY
+from tests.ingest.test_pipeline import DIRECTORY, TRANSFER
 
 NOW = "2026-12-20T12:00:00Z"
 TO_DEE = md(
@@ -117,3 +118,32 @@ def test_a_record_read_again_keeps_an_effective_at_equal_to_its_time(
     assert (again.reread, again.rejected_facts["effective_time"]) == (1, 1)
     answer = ask(store, settings, "Who owns the Billing Gateway on 2026-10-10?", now=NOW)
     assert answer.result == {"owner": {"id": "ana", "name": "Ana Ruiz"}}
+
+
+def test_records_ingested_on_their_own_are_read_again_by_newer_rules(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """A record the corpus does not hold (a file ingested on its own, a typed record) was
+    read again only for another organisation, never for newer extraction rules: what rules
+    since fixed had made of it stayed for good (here, older rules that missed CC-1's
+    transfer: Ana answered, citing dir-1)."""
+    corpus = write_corpus(tmp_path / "c", {"dir.md": DIRECTORY})
+    single = tmp_path / "cc.md"
+    single.write_text(TRANSFER)
+    chat = tmp_path / "msg.md"
+    chat.write_text(md({k: v for k, v in CHAT.items() if k != "text"}, str(CHAT["text"])))
+    ingest(store, corpus, settings)
+    ingest(store, single, settings)
+    ingest(store, chat, settings)
+    store.query(
+        "MATCH (s:Source {id: 'CC-1'})-[:ATTESTS]->(c:OwnershipClaim) "
+        "SET s.proposer = $older DETACH DELETE c",
+        {"older": f"rules@{EXTRACTION_VERSION - 1}"},
+    )  # as older rules left it
+    model = f"model:m@{EXTRACTION_VERSION}"  # read by a model: not for the rules to read again
+    store.query("MATCH (s:Source {id: 'msg-9'}) SET s.proposer = $m", {"m": model})
+    assert ingest(store, corpus, settings).reread == 1
+    assert store.read("MATCH (s:Source {id: 'msg-9'}) RETURN s.proposer AS p") == [{"p": model}]
+    answer = ask(store, settings, "Who owns the Billing Gateway?", now=NOW)
+    assert answer.result["owner"]["id"] == "bo", answer.result
+    assert ingest(store, corpus, settings).reread == 0

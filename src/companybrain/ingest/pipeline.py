@@ -99,7 +99,7 @@ def _ingest(
         pruning=(lambda: prune_missing(store, corpus)) if prune else None,
         lock=lock,
     )
-    _read_again(store, org, org_hash, settings, report, lock)
+    _read_again(store, org, org_hash, settings, report, lock, corpus.ids)
     report.read = corpus.read
     failed = report.rejected  # by the model: read, and not stored
     report.rejected = [*corpus.rejected, *failed]
@@ -127,17 +127,23 @@ def _read_again(
     settings: Settings,
     report: IngestReport,
     lock: IngestLock,
+    read: set[str],
 ) -> None:
-    """Records the graph holds that were read against another organisation (a file ingested
-    on its own, a typed record, one left out of the corpus without --prune) are read again
-    from their stored text, so that their facts follow a new person, name, alias or
-    authority as the corpus's own records do. Checked on every run, so a run interrupted
-    before this step is made good by the next."""
-    after = ""
-    while rows := records_q.sources_read_against_another_org(store, org_hash, after):
+    """Records the graph holds that were read against another organisation, or by other
+    extraction rules (a file ingested on its own, a typed record, one left out of the corpus
+    without --prune) are read again from their stored text, so that their facts follow a new
+    person, name, alias, authority or rule as the corpus's own records do. Checked on every
+    run, so a run interrupted before this step is made good by the next. Not those this
+    run `read` (a model's failure on one is not asked again)."""
+    after, proposer = "", proposer_name(settings)
+    while rows := records_q.sources_read_against_another_org(store, org_hash, proposer, after):
         after = rows[-1]["id"]  # each page is read again before the next is asked for
         for in_corpus in (True, False):
-            records = [stored_record(row) for row in rows if bool(row["in_corpus"]) == in_corpus]
+            records = [
+                stored_record(row)
+                for row in rows
+                if bool(row["in_corpus"]) == in_corpus and row["id"] not in read
+            ]
             if not records:
                 continue
             again = IngestReport()
@@ -246,9 +252,9 @@ def _store_locked(
     pruning: Callable[[], int] | None,
 ) -> None:
     store.ensure_schema()
-    proposer = settings.proposer if settings.proposer == "rules" else f"model:{settings.model}"
-    proposer_name = f"{proposer}@{EXTRACTION_VERSION}"
-    ctx = Context(org=org, org_hash=org_hash, proposer_name=proposer_name, in_corpus=in_corpus)
+    ctx = Context(
+        org=org, org_hash=org_hash, proposer_name=proposer_name(settings), in_corpus=in_corpus
+    )
     if isinstance(records, list):
         total = len(records)
     total = total or 0
@@ -273,6 +279,12 @@ def _store_locked(
         writer.close()
     if progress:
         progress(writer.done, max(total, writer.done), "done")
+
+
+def proposer_name(settings: Settings) -> str:
+    """What a record is stored as read by: the proposer and the extraction rules' version."""
+    proposer = settings.proposer if settings.proposer == "rules" else f"model:{settings.model}"
+    return f"{proposer}@{EXTRACTION_VERSION}"
 
 
 def prune_missing(store: Store, corpus: CorpusStream) -> int:

@@ -344,14 +344,18 @@ def relink(store: Store) -> None:
 
 
 def sources_read_against_another_org(
-    store: Store, org_hash: str, after: str = "", limit: int = 2000
+    store: Store, org_hash: str, proposer: str, after: str = "", limit: int = 2000
 ) -> list[dict[str, Any]]:
-    """Records last read against an organisation other than `org_hash` (a record file
-    ingested on its own, a typed record, one left out of a corpus without --prune): what is
-    needed to read each again from its stored text. A page of `limit`, by id after `after`:
-    there may be a whole graph of them."""
+    """Records last read against an organisation other than `org_hash`, or by another
+    version of `proposer` ("rules@3": older rules, not a model), such as a record file
+    ingested on its own, a typed record, one left out of a corpus without --prune: what is
+    needed to read each again from its stored text. A page of `limit`, by id after
+    `after`: there may be a whole graph of them."""
+    family = proposer.partition("@")[0]
     return store.read(
-        "MATCH (s:Source) WHERE s.org_hash IS NOT NULL AND s.org_hash <> $org_hash "
+        "MATCH (s:Source) WHERE s.org_hash IS NOT NULL "
+        "AND (s.org_hash <> $org_hash OR (s.proposer <> $proposer "
+        "AND (s.proposer = $family OR s.proposer STARTS WITH $versioned))) "
         "AND s.text IS NOT NULL AND s.id > $after "
         "RETURN s.id AS id, s.kind AS kind, s.at AS at, s.effective_at AS effective_at, "
         "s.effective_given AS effective_given, "
@@ -360,7 +364,14 @@ def sources_read_against_another_org(
         "s.motivated_by AS motivated_by, s.resolved_by AS resolved_by, s.about AS about, "
         "s.acl AS acl, s.origin AS origin, s.extra_json AS extra_json, "
         "s.in_corpus AS in_corpus ORDER BY s.id LIMIT $limit",
-        {"org_hash": org_hash, "after": after, "limit": limit},
+        {
+            "org_hash": org_hash,
+            "proposer": proposer,
+            "family": family,
+            "versioned": f"{family}@",
+            "after": after,
+            "limit": limit,
+        },
     )
 
 
