@@ -115,7 +115,11 @@ def test_a_reset_graph_stays_gone_after_the_database_restarts(tmp_path) -> None:
     from companybrain.surfaces.cli.main import cli
 
     home = tmp_path / "h"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("BRAIN_", "OPENAI_"))}
+    env = {  # the embedded server's own file, even when the run is against an external one
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("BRAIN_", "OPENAI_")) and k != "FALKORDB_URL"
+    }
     env.update(BRAIN_HOME=str(home), BRAIN_GRAPH="gone")
     settings = Settings(home=home, graph="gone")
     server = EmbeddedServer(home)
