@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta, timezone
+from functools import lru_cache
 
 from companybrain.policy import time as qtime
 
@@ -169,7 +170,7 @@ def effective_time(
         around, unsure, vague = _stated_around(title, elsewhere, aside, at, tz)
     except Unreadable as exc:
         return f"the record's time {exc}"
-    starts = _most_precise([s for s in stated if s.marked] + around, tz)
+    starts = _most_precise([*(s for s in stated if s.marked), *around], tz)
     if len({_key(s) for s in starts}) > 1:
         named = ", ".join(_said(s) for s in starts)
         return (
@@ -277,9 +278,10 @@ def times_said(text: str) -> int:
     return sum(1 for _ in _SAYS_WHEN.finditer(text))
 
 
+@lru_cache(maxsize=64)  # a directory's rows share its other lines ("..., as of 2025-01-06.")
 def _stated_around(
     title: str, elsewhere: tuple[str, ...], aside: tuple[str, ...], at: datetime, tz: str
-) -> tuple[list[Stated], list[Stated], str | None]:
+) -> tuple[tuple[Stated, ...], tuple[Stated, ...], str | None]:
     """The starts the title and the other texts state; the days to come they name with
     "on" or "since" (of this change, or of another event?); and a vague start (quoted, with
     where it is). Raises Unreadable for a start off the calendar."""
@@ -307,7 +309,7 @@ def _stated_around(
         later = _LATER.search(rest)
         if vague is None and later and (is_title or _firm_before(rest, later)):
             vague = f'"{" ".join(later.group(0).split())}" {origin}'
-    return found, unsure, vague
+    return tuple(found), tuple(unsure), vague
 
 
 def _firm_before(text: str, later: re.Match[str]) -> bool:
