@@ -66,3 +66,16 @@ def test_summarize_reads_the_checkpoint_and_the_lock() -> None:
         "state": "running", "run": "other", "durable": 3500, "last": "CC-000123",
         "at_ms": None, "warning": None,
     }  # fmt: skip
+
+
+def test_an_answer_after_an_interrupted_ingest_says_so(run_cli, store: Store, corpus: Path) -> None:  # type: ignore[no-untyped-def]
+    """After a killed ingest, `brain ask` answered from the records stored so far without a
+    word: the answer could cite a directory a later, unwritten change control replaces."""
+    assert run_cli("ingest", str(corpus)).exit_code == 0
+    question = ("ask", "--json", "--now", "2026-10-20T12:00:00Z", "Who owns the billing gateway?")
+    assert "did not finish" not in run_cli(*question).stderr
+    records_q.write_checkpoint(store, writer.CHECKPOINT_KEY, UNFINISHED)
+    asked = run_cli(*question)
+    assert asked.exit_code == 0, asked.output
+    assert "warning: last ingest did not finish (run r1a2b3c4d5e6" in asked.stderr
+    assert json.loads(asked.stdout)["status"] == "answered"  # standard output stays JSON
