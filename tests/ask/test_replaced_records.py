@@ -146,3 +146,69 @@ def test_a_run_rewriting_a_superseding_decision_keeps_the_chain_meanwhile(
     ingest(store, corpus, settings)
     assert during == [["ADR-2", "ADR-1"]]
     assert chain() == ["ADR-2", "ADR-1"]
+
+
+def transfer(n: int, to: str, replaces: list[str], day: int, acl: list[str] | None = None) -> str:
+    front: dict[str, Any] = {"id": f"CC-{n}", "kind": "change_control",
+                             "at": f"2026-10-{day:02d}T09:00:00Z", "supersedes": replaces,
+                             "about": ["billing-gateway"]}  # fmt: skip
+    if acl is not None:
+        front["acl"] = acl
+    return md(front, f"Ownership of the billing gateway transfers from Ana Ruiz to {to}.")
+
+
+def test_records_replacing_each_other_refuse_conflict_naming_them(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """CC-1 (to Bo) replaces CC-2 and CC-2 (to Cy) replaces CC-1: each was set aside by the
+    other, and Ana answered, citing the directory both transfers say is out of date."""
+    files = {"dir.md": DIRECTORY, "cc1.md": transfer(1, "Bo Lind", ["CC-2"], 10),
+             "cc2.md": transfer(2, "Cy Park", ["CC-1"], 11)}  # fmt: skip
+    ingest(store, write_corpus(tmp_path / "c", files), settings)
+    answer = ask(store, settings, "Who owns the billing gateway?", now=NOW)
+    assert answer.status == "refused" and answer.refusal is not None, answer.to_dict()
+    assert answer.refusal.code == "CONFLICT"
+    assert answer.refusal.message.startswith("CC-1 and CC-2 replace one another")
+    assert [c.record for c in answer.citations] == ["CC-1", "CC-2"]
+    assert "Ana" not in answer.explanation.split("Evidence seen")[0]
+    # before CC-2 was written, CC-1 stood
+    assert owner(store, settings, now="2026-10-10T12:00:00Z") == ("bo", ["CC-1"])
+
+
+def test_a_longer_circle_through_a_record_naming_no_owner_refuses_too(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """CC-1 → CC-2 → CC-3 → CC-1, CC-3 only cancelling: the directory answered."""
+    cancel = md(
+        {"id": "CC-3", "kind": "change_control", "at": "2026-10-12T09:00:00Z",
+         "supersedes": ["CC-1"]},
+        "CC-1 is cancelled.",
+    )  # fmt: skip
+    files = {"dir.md": DIRECTORY, "cc1.md": transfer(1, "Bo Lind", ["CC-2"], 10),
+             "cc2.md": transfer(2, "Cy Park", ["CC-3"], 11), "cc3.md": cancel}  # fmt: skip
+    ingest(store, write_corpus(tmp_path / "c", files), settings)
+    answer = ask(store, settings, "Who owns the billing gateway?", now=NOW)
+    assert answer.refusal is not None and answer.refusal.code == "CONFLICT", answer.to_dict()
+    assert answer.refusal.message.startswith("CC-1, CC-2 and CC-3 replace one another")
+    assert [c.record for c in answer.citations] == ["CC-1", "CC-2"]
+
+
+def test_a_circle_outranked_whichever_way_it_goes_does_not_refuse(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    later = transfer(9, "Cy Park", [], 20).replace("from Ana Ruiz", "from Bo Lind")
+    files = {"dir.md": DIRECTORY, "cc1.md": transfer(1, "Bo Lind", ["CC-2"], 10),
+             "cc2.md": transfer(2, "Cy Park", ["CC-1"], 11), "cc9.md": later}  # fmt: skip
+    ingest(store, write_corpus(tmp_path / "c", files), settings)
+    assert owner(store, settings) == ("cy", ["CC-9"])
+
+
+def test_a_circle_closed_by_a_hidden_record_is_no_circle_to_those_who_may_not_see_it(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    files = {"dir.md": DIRECTORY, "cc1.md": transfer(1, "Bo Lind", ["CC-2"], 10),
+             "cc2.md": transfer(2, "Cy Park", ["CC-1"], 11, acl=["sec"])}  # fmt: skip
+    ingest(store, write_corpus(tmp_path / "c", files), settings)
+    refused = ask(store, settings, "Who owns the billing gateway?", now=NOW, as_person="bo")
+    assert refused.refusal is not None and refused.refusal.code == "CONFLICT"
+    assert owner(store, settings, as_person="ana") == ("bo", ["CC-1"])  # CC-2 unseen

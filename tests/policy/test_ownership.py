@@ -186,3 +186,24 @@ def test_a_project_is_refused_by_its_most_serious_refusal() -> None:
     assert first_refusal([answered]) is None
     picked = first_refusal([answered, none, low])
     assert picked is not None and picked.code is RefusalCode.LOW_AUTHORITY
+
+
+def test_records_replacing_one_another_round_a_circle_refuse_conflict() -> None:
+    """Each set aside by the other, the directory's owner answered."""
+    circle = (("CC-1", "CC-2"),)
+    one = claim("CC-1", "change_control", 90, "2026-10-10T00:00:00Z", "bo",
+                replaced_by=("CC-2",), circles=circle)  # fmt: skip
+    two = claim("CC-2", "change_control", 90, "2026-10-11T00:00:00Z", "cy",
+                replaced_by=("CC-1",), circles=circle)  # fmt: skip
+    decision = decide("billing-gateway", [DIRECTORY, one, two], LATER)
+    assert decision.code == RefusalCode.CONFLICT, decision
+    assert decision.reason.startswith("CC-1 and CC-2 replace one another")
+    assert [c.record for c in decision.cited] == ["CC-1", "CC-2"]
+    # a record replaced from outside the circle too is set aside all the same
+    three = claim("CC-3", "change_control", 90, "2026-10-12T00:00:00Z", "ana")
+    gone = Evidence(**{**two.__dict__, "replaced_by": ("CC-1", "CC-3")})
+    decision = decide("billing-gateway", [DIRECTORY, one, gone, three], LATER)
+    assert decision.owner == "ana"
+    assert ("CC-2", "replaced by CC-1 and CC-3") in {
+        (p.evidence.record, p.why) for p in decision.outranked
+    }

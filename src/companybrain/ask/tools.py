@@ -153,6 +153,7 @@ def _evidence(row: Row) -> ownership.Evidence:
         quote=row.get("quote"),
         acl=tuple(acl) if acl is not None else None,
         replaced_by=tuple(row.get("replaced_by") or ()),
+        circles=tuple(tuple(c) for c in row.get("circles") or ()),
     )
 
 

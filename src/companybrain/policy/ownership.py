@@ -7,6 +7,9 @@ small function that returns its reason (None when it does not apply):
    record written after the clock the question is read against (`--now`); a claim whose
    record another record replaces (front matter `supersedes`: a change control cancelling
    or correcting an earlier one) counts for no day, shown as outranked by that record;
+   but records that replace one another round a circle contradict each other about which
+   is newer: none of them is set aside by another, and one that would decide refuses
+   CONFLICT naming the circle;
 2. a claim lacking its source, owner, authority or time refuses MISSING_PROVENANCE;
 3. the highest authority wins, then the latest effective instant (instants, not text);
 4. a winning claim whose owner org.yaml does not list (a name only) refuses
@@ -53,6 +56,8 @@ class Evidence:
     quote: str | None = None
     acl: tuple[str, ...] | None = None
     replaced_by: tuple[str, ...] = ()  # records (seen, written by the clock) replacing it
+    # circles of such records replacing one another back to this one: the ids of each
+    circles: tuple[tuple[str, ...], ...] = ()
 
     def label(self) -> str:
         return self.record or f"claim {self.claim or '?'}"
@@ -111,9 +116,23 @@ def not_yet_in_effect(row: Evidence, as_of_ms: int, now_ms: int | None = None) -
 
 
 def replaced(row: Evidence) -> str | None:
-    if not row.replaced_by:
+    if not row.replaced_by or not _replaced_outside_circles(row):
         return None
     return f"replaced by {' and '.join(sorted(row.replaced_by))}"
+
+
+def in_circle(tier: Sequence[Evidence]) -> str | None:
+    """Deciding claims whose records replace one another round a circle: whichever of
+    them is newest replaces the others, and the records do not say which that is."""
+    circles = sorted({tuple(sorted(c)) for r in tier for c in r.circles})
+    if not circles:
+        return None
+    told = "; ".join(f"{', '.join(c[:-1])} and {c[-1]}" for c in circles)
+    return (
+        f"{told} replace one another (front matter `supersedes`) round a circle: the "
+        "records contradict each other about which is newer, so which of them still "
+        "counts cannot be told"
+    )
 
 
 def missing_provenance(row: Evidence) -> str | None:
@@ -205,8 +224,20 @@ def decide(
     current = [r for r in claims if not_yet_in_effect(r, as_of_ms, now_ms) is None]
     # replaced: shown with the claims a decision passes over, whatever it decides
     gone = tuple(Passed(r, why) for r in current if (why := replaced(r)) is not None)
-    current = [r for r in current if not r.replaced_by]
+    current = [r for r in current if replaced(r) is None]
     decision = _decide(service, current, ignored, min_authority)
+    reason = in_circle(decision.cited) if decision.code in _CIRCLE_DECIDES else None
+    if reason:  # cited: the claims of every record of those circles (a conflict's quotes)
+        members = {rid for r in decision.cited for c in r.circles for rid in c}
+        circled = tuple(r for r in current if r.record in members)
+        decision = OwnershipDecision(
+            service,
+            RefusalCode.CONFLICT,
+            reason,
+            cited=circled,
+            outranked=tuple(Passed(r, "not considered") for r in current if r not in circled),
+            ignored=ignored,
+        )
     return dataclasses.replace(decision, outranked=(*decision.outranked, *gone))
 
 
@@ -289,6 +320,16 @@ def first_refusal(decisions: Sequence[OwnershipDecision]) -> OwnershipDecision |
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+
+# A circle refuses when a claim of it would be the answer, or an owner in a conflict, or
+# the vacancy: other refusals (a gap, low authority, the cap) stand whichever is newer.
+_CIRCLE_DECIDES = (None, RefusalCode.CONFLICT, RefusalCode.NO_CLAIM)
+
+
+def _replaced_outside_circles(row: Evidence) -> set[str]:
+    """The records replacing `row`'s that no circle through it holds."""
+    return set(row.replaced_by) - {rid for c in row.circles for rid in c}
 
 
 def _authority(row: Evidence) -> int:

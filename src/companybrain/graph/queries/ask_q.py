@@ -180,11 +180,14 @@ def _evidence_params(
 
 
 def _with_replacements(store: Store, rows: list[Row], params: dict[str, Any]) -> list[Row]:
-    """Each row with its `service`, and `replaced_by`: the records the asker may see that
-    replace its record (front matter `supersedes`), written by the clock. Asked only when a
-    row's record is replaced by some record at all, which few are."""
+    """Each row with its `service`, `replaced_by`: the records the asker may see that
+    replace its record (front matter `supersedes`), written by the clock, and `circles`:
+    the records of each circle of such records replacing one another back to its record
+    (sorted ids, the record's own among them). Asked only when a row's record is replaced
+    by some record at all, which few are."""
     replaced = sorted({r["record"] for r in rows if r.pop("replaced", None)})
     by: dict[str, list[str]] = {}
+    circles: dict[str, list[tuple[str, ...]]] = {}
     if replaced:  # (rows are changed in place: this runs for every owner_of)
         found = store.read(
             # from the replaced record's index (filters on `later` in the MATCH made the
@@ -192,13 +195,24 @@ def _with_replacements(store: Store, rows: list[Row], params: dict[str, Any]) ->
             "UNWIND $ids AS id MATCH (src:Source {id: id})<-[:SUPERSEDES]-(later) "
             "WITH src, later WHERE ($everyone OR later.acl IS NULL OR any(g IN later.acl WHERE g IN $groups)) "
             "AND ($now IS NULL OR later.at_ms <= $now) "
-            "RETURN src.id AS record, collect(later.id) AS later",
+            "WITH src, collect(later.id) AS later "
+            # ... and the circles back to it, through records seen and written by the clock
+            "OPTIONAL MATCH p = (src)<-[:SUPERSEDES*1..6]-(src) "
+            "WHERE all(n IN nodes(p) WHERE ($everyone OR n.acl IS NULL OR any(g IN n.acl WHERE g IN $groups)) "
+            "AND ($now IS NULL OR n.at_ms <= $now)) "
+            # (which way round: startNode and endNode of a path's links are not to be
+            # trusted here, FalkorDB 4.16 gives them reversed in some plans)
+            "RETURN src.id AS record, later, collect([n IN nodes(p) | n.id]) AS circles",
             {"ids": replaced, "everyone": params["everyone"], "groups": params["groups"],
              "now": params["now"]},
         )  # fmt: skip
         by = {row["record"]: row["later"] for row in found}
+        circles = {
+            row["record"]: sorted({tuple(sorted(set(c))) for c in row["circles"]}) for row in found
+        }
     for r in rows:
         r["replaced_by"] = by.get(r["record"], [])
+        r["circles"] = circles.get(r["record"], [])
         r["service"] = params["service"]  # (a column of one value cost the query 3%)
     return rows
 
