@@ -15,7 +15,7 @@ from companybrain.graph.connection import Store
 from companybrain.graph.queries import records_q
 from companybrain.ingest.pipeline import ingest
 from companybrain.ingest.unread import next_marks
-from tests.ingest.corpus_builder import write_corpus
+from tests.ingest.corpus_builder import md, write_corpus
 from tests.ingest.test_pipeline import CHAT, DIRECTORY, TRANSFER
 
 NOW = datetime(2026, 10, 20, 12, tzinfo=UTC)
@@ -117,3 +117,30 @@ def test_a_broken_copy_beside_the_file_read_marks_nothing(
     assert [p.record for p in report.rejected] == ["CC-1"]
     assert report.kept_stored == []
     assert "Note:" not in _owner(store, settings)[1]
+
+
+def test_an_answer_resting_on_a_replacing_record_whose_file_failed_says_so(
+    store: Store, settings: Settings, corpus: Path
+) -> None:
+    """CC-2 cancels CC-1 (`supersedes`), then its file stops reading. The run kept it as
+    stored, and the answer (Ana, CC-1 "replaced by CC-2") said nothing of CC-2 being read
+    from its stored version: CC-2 was no citation, only the reason CC-1 was set aside."""
+    cancel = md(
+        {"id": "CC-2", "kind": "change_control", "at": "2026-10-15T09:00:00Z",
+         "supersedes": ["CC-1"]},
+        "CC-1 is cancelled.",
+    )  # fmt: skip
+    (corpus / "records" / "cc2.md").write_text(cancel)
+    ingest(store, corpus, settings)
+    answer = ask(store, settings, QUESTION, now=NOW)
+    assert answer.result == {"owner": {"id": "ana", "name": "Ana Ruiz"}}
+    assert "Note:" not in answer.explanation
+
+    (corpus / "records" / "cc2.md").write_text(cancel.replace("supersedes:", "supersedes: [\n"))
+    assert ingest(store, corpus, settings).kept_stored == ["CC-2"]
+    answer = ask(store, settings, QUESTION, now=NOW)
+    assert answer.result == {"owner": {"id": "ana", "name": "Ana Ruiz"}}
+    assert [c.record for c in answer.citations] == ["dir-1"]
+    assert "Note: CC-2 was refused by every ingest since" in answer.explanation
+    assert "that CC-2 replaces CC-1 is read from the version stored before" in answer.explanation
+    assert "replaced_by" not in answer.outranked[0].to_dict()  # (not part of the answer object)

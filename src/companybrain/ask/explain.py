@@ -302,17 +302,30 @@ def departed_note(answer: Answer, catalog: Catalog) -> str:
 
 
 def unread_note(answer: Answer, catalog: Catalog) -> str:
-    """What the user must know when a cited record's file failed to read on a later run:
-    the quote is from the version stored before, which the file may no longer say."""
+    """What the user must know when a cited record's file failed to read on a later run
+    (the quote is from the version stored before, which the file may no longer say), or
+    the file of a record that sets an outranked claim aside (its `supersedes` is)."""
     ids = sorted({c.record for c in answer.citations if c.record in catalog.unread})
-    if not ids:
+    replacing = sorted(
+        {r for o in answer.outranked for r in o.replaced_by if r in catalog.unread} - set(ids)
+    )
+    if not ids and not replacing:
         return ""
-    since = min(catalog.unread[rid] for rid in ids)
+    since = min(catalog.unread[rid] for rid in [*ids, *replacing])
     day = format_instant(datetime.fromtimestamp(since / 1000, UTC), catalog.timezone)
+    what = []
+    if ids:
+        what.append("the quote is from the version stored before")
+    if replacing:
+        replaced = {r: sorted({o.record for o in answer.outranked if r in o.replaced_by})
+                    for r in replacing}  # fmt: skip
+        told = " and ".join(f"{r} replaces {' and '.join(old)}" for r, old in replaced.items())
+        what.append(f"that {told} is read from the version stored before")
+    named = [*ids, *replacing]
     return (
-        f"Note: {', '.join(ids)} {'was' if len(ids) == 1 else 'were'} refused by every "
-        f"ingest since {day} (its file did not read, or no longer fits org.yaml); the quote "
-        "is from the version stored before, which the file may no longer say."
+        f"Note: {', '.join(named)} {'was' if len(named) == 1 else 'were'} refused by every "
+        f"ingest since {day} (its file did not read, or no longer fits org.yaml); "
+        f"{', and '.join(what)}, which the file may no longer say."
     )
 
 

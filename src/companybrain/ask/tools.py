@@ -206,6 +206,7 @@ def _outranked(passed: tuple[ownership.Passed, ...]) -> list[Outranked]:
             owner=p.evidence.owner,
             quote=p.evidence.quote,
             why=p.why,
+            replaced_by=p.evidence.replaced_by if ownership.replaced(p.evidence) else (),
         )
         for p in passed
         if p.evidence.record

@@ -58,6 +58,9 @@ class Outranked:
     owner: str | None
     quote: str | None
     why: str
+    # the records that replace it (front matter `supersedes`), when that is why it is
+    # passed over: the answer rests on them too (not part of the answer object)
+    replaced_by: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
