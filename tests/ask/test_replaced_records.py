@@ -12,7 +12,7 @@ import pytest
 from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
-from companybrain.ingest import pipeline
+from companybrain.ingest import pipeline, writer
 from companybrain.ingest.pipeline import ingest
 from tests.graph.test_no_label_scan import listing_queries, recording, scans
 from tests.ingest.corpus_builder import md, write_corpus
@@ -212,3 +212,29 @@ def test_a_circle_closed_by_a_hidden_record_is_no_circle_to_those_who_may_not_se
     refused = ask(store, settings, "Who owns the billing gateway?", now=NOW, as_person="bo")
     assert refused.refusal is not None and refused.refusal.code == "CONFLICT"
     assert owner(store, settings, as_person="ana") == ("bo", ["CC-1"])  # CC-2 unseen
+
+
+def test_a_record_written_after_the_one_replacing_it_never_counts_meanwhile(
+    store: Store, settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CC-2 (cancelling CC-1) is in the graph, or in an earlier batch of the run, before
+    CC-1: the batch writing CC-1 linked what CC-1 replaces, not what replaces it, so until
+    the run's end who owns the billing gateway named Bo by the cancelled CC-1, citing it."""
+    during: list[tuple[str | None, list[str]]] = []
+    finish = pipeline.finish
+    monkeypatch.setattr(
+        pipeline, "finish", lambda s: (during.append(owner(store, settings)), finish(s))
+    )
+    one_by_one = writer.batches  # one record a write, in the order of the files
+    monkeypatch.setattr(writer, "batches", lambda records: one_by_one(records, 1))
+    corpus = write_corpus(
+        tmp_path / "c", {"a-dir.md": DIRECTORY, "b-cc2.md": cancelled(), "c-cc1.md": ANNOUNCED}
+    )
+    ingest(store, corpus, settings)
+    ingest(store, corpus / "records" / "c-cc1.md", settings)  # unchanged: nothing written
+    (corpus / "records" / "c-cc1.md").unlink()
+    ingest(store, corpus, settings, prune=True)
+    write_corpus(tmp_path / "c", {"c-cc1.md": ANNOUNCED})
+    ingest(store, corpus / "records" / "c-cc1.md", settings)  # back, on its own
+    assert during == [("ana", ["CC-2"])] * 3
+    assert owner(store, settings) == ("ana", ["CC-2"])

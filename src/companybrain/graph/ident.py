@@ -31,7 +31,9 @@ RELATIONSHIPS = frozenset(
     }
 )  # fmt: skip
 # Properties that index and constraint definitions name.
-PROPERTIES = frozenset({"id", "key", "kind", "landed_ms", "status", "text", "title", "value"})
+PROPERTIES = frozenset(
+    {"id", "key", "kind", "landed_ms", "status", "supersedes", "text", "title", "value"}
+)
 # Query variables that index definitions use (`FOR (n:Label) ON (n.prop)`).
 VARIABLES = frozenset({"n"})
 ALLOWED = LABELS | RELATIONSHIPS | PROPERTIES | VARIABLES

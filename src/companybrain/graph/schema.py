@@ -39,6 +39,7 @@ KEYED_LABELS = (
 # Other range indexes that hot queries filter on.
 RANGE_INDEXES: tuple[tuple[str, str], ...] = (
     ("Source", "kind"),
+    ("Source", "supersedes"),  # which records replace one written later (records_q)
     ("Item", "status"),
     ("Meta", "key"),
     ("Finding", "kind"),  # experiments and measurements of decisions

@@ -173,6 +173,11 @@ _WRITE_NEW = (
     "UNWIND $sources AS row UNWIND row.supersedes AS old MATCH (s:Source {id: row.id}) "
     "MATCH (o:Source {id: old}) WHERE o <> s MERGE (s)-[:SUPERSEDES]->(o) "
     "SET o.replaced = true WITH count(*) AS _ "
+    # ... and a record new to the graph is replaced by those already there that name it
+    # (an earlier batch, an earlier run), not only from the end of the run
+    "UNWIND $fresh AS id MATCH (s:Source) WHERE id IN s.supersedes "
+    "MATCH (o:Source {id: id}) WHERE o <> s MERGE (s)-[:SUPERSEDES]->(o) "
+    "SET o.replaced = true WITH count(*) AS _ "
     "UNWIND $authored AS e MATCH (s:Source {id: e.source}) MATCH (p:Person {id: e.person}) "
     "CREATE (p)-[:AUTHORED]->(s) WITH count(*) AS _ "
     "UNWIND $resolved AS e MATCH (s:Source {id: e.source}) MATCH (p:Person {id: e.person}) "
@@ -260,6 +265,8 @@ def sources_write(
         + _DONE,
         {
             "replaced": replaced,
+            # (a record rewritten keeps the links into it)
+            "fresh": sorted({s["id"] for s in sources} - set(replaced)),
             "decision_ids": [d["id"] for d in decisions],
             "sources": sources,
             "authored": authored,
