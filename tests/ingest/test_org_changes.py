@@ -138,3 +138,69 @@ def test_records_by_someone_who_left_stay_and_they_are_no_one_to_ask(
     knows = ask(store, settings, "Who knows the billing gateway?", now=NOW)
     assert knows.status == "refused" and knows.refusal is not None
     assert "only Cy Park, who are no longer in the organisation" in knows.refusal.message
+
+
+def _renamed(new_id: str, email: str | None = None) -> dict[str, object]:
+    """ORG with Bo listed under another id (and e-mail)."""
+    org = copy.deepcopy(ORG)
+    for person in org["people"]:
+        if person["id"] == "bo":
+            person["id"] = new_id
+            if email:
+                person["email"] = email
+    return org
+
+
+def test_a_person_whose_id_changed_keeps_what_the_records_name_them(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """`id: bo` became `id: bo.lind`, the name Bo Lind unchanged. The old id stayed as a
+    former member with the same name, so "transfers to Bo Lind" named two people, and who
+    owns the billing gateway was refused for good ("list them"), whatever the user did
+    short of `brain reset`. A member now takes the name over from a former member of the
+    same name, and the run says so once."""
+    files = {"dir.md": DIRECTORY, "cc.md": BILLING_TRANSFER}
+    corpus = write_corpus(tmp_path / "c", files, jsonl=[CHAT], org=ORG)
+    ingest(store, corpus, settings)
+    write_corpus(tmp_path / "c", files, jsonl=[CHAT], org=_renamed("bo.lind"))
+    report = ingest(store, corpus, settings)
+    [warning] = report.warnings
+    assert warning.where.endswith("org.yaml") and not warning.fatal
+    assert warning.message.startswith(
+        "org.yaml no longer lists bo and lists bo.lind under the same name, Bo Lind: taken "
+        "for the same person under a new id, so records naming Bo Lind name bo.lind"
+    )
+    answer = ask(store, settings, "Who owns the billing gateway?", now=NOW)
+    assert answer.result == {"owner": {"id": "bo.lind", "name": "Bo Lind"}}, answer.to_dict()
+    assert [c.record for c in answer.citations] == ["CC-1"]
+    assert "Note:" not in answer.explanation
+    again = ingest(store, corpus, settings)
+    assert again.warnings == [] and again.stored == 0
+    answer = ask(store, settings, "Who owns the billing gateway?", now=NOW)
+    assert answer.result == {"owner": {"id": "bo.lind", "name": "Bo Lind"}}
+
+
+def test_other_people_sharing_a_name_with_someone_who_left_still_name_no_one(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """The rule is for one person under a new id: a member of that name with another
+    e-mail, or two members of that name, are not taken for the one who left."""
+    files = {"dir.md": DIRECTORY, "cc.md": BILLING_TRANSFER}
+    first = _renamed("bo", email="bo@testco.example")
+    corpus = write_corpus(tmp_path / "c", files, jsonl=[CHAT], org=first)
+    ingest(store, corpus, settings)
+    write_corpus(
+        tmp_path / "c", files, jsonl=[CHAT], org=_renamed("bo.lind", email="lind@testco.example")
+    )
+    report = ingest(store, corpus, settings)
+    assert [w.message for w in report.warnings if "org.yaml gives that name to 2" in w.message]
+    refused = ask(store, settings, "Who owns the billing gateway?", now=NOW)
+    assert refused.refusal is not None and refused.refusal.code == "MISSING_PROVENANCE"
+
+    two = _renamed("bo.lind")
+    two["people"].append({"id": "bo.l", "name": "Bo Lind"})  # type: ignore[attr-defined]
+    write_corpus(tmp_path / "c", files, jsonl=[CHAT], org=two)
+    report = ingest(store, corpus, settings)
+    assert not [w for w in report.warnings if "under the same name" in w.message]
+    refused = ask(store, settings, "Who owns the billing gateway?", now=NOW)
+    assert refused.refusal is not None and refused.refusal.code == "MISSING_PROVENANCE"

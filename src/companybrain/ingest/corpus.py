@@ -25,6 +25,7 @@ from companybrain.ingest.records import (
     to_record,
 )
 from companybrain.model.records import Org, Record
+from companybrain.policy.mentions import successors
 
 DEFAULT_MAX_BYTES = 1_000_000
 
@@ -91,6 +92,24 @@ def iter_raw(files: list[Path], max_bytes: int) -> Iterator[dict[str, Any] | Pro
             raise InputError(f"{file}: not a record file (expected .md or .jsonl)")
 
 
+def _new_successors(where: Path, org: Org, before: Org | None) -> list[Problem]:
+    """A warning for each former member whom `org` first lists under a new id (the same
+    name; policy.mentions.successors): the records naming them name that person now."""
+    known = {(old, new.id) for old, new in successors(before).items()} if before else set()
+    return [
+        Problem(
+            str(where),
+            f"org.yaml no longer lists {old} and lists {new.id} under the same name, "
+            f"{new.name}: taken for the same person under a new id, so records naming "
+            f"{new.name} name {new.id} (if they are two people, list {old} again: the name "
+            "then names neither)",
+            fatal=False,
+        )
+        for old, new in sorted(successors(org).items())
+        if (old, new.id) not in known
+    ]
+
+
 class CorpusStream(_Sorted):
     """An opened corpus: the organisation now, the records as they are read. Problems and
     counts fill in while `records()` is consumed."""
@@ -110,6 +129,8 @@ class CorpusStream(_Sorted):
         self.max_bytes = max_bytes
         self.files = record_paths(path)
         self.problems: list[Problem] = skipped_files(path)
+        if self.org is not None:
+            self.problems += _new_successors(path / "org.yaml", self.check_org, org)
         self.read = 0  # raw records and unreadable ones seen so far
         self.ids: set[str] = set()  # every valid id, for duplicates and --prune
 

@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from companybrain.model.records import Org
+from companybrain.model.records import Org, Person
 from companybrain.policy.text import fold_name
 
 PERSON = "p"
@@ -148,12 +148,47 @@ def name_index(org: Org) -> NameIndex:
             if at:  # the most recent first, so that the company's own is not pushed out
                 _last.insert(0, _last.pop(at))
             return index
-    index = _index(
-        tuple((p.id, p.names) for p in org.people),
-        tuple((s.id, s.names) for s in org.services),
-    )
+    index = _index(person_names(org), tuple((s.id, s.names) for s in org.services))
     _last[:] = [(org, index), *_last[:3]]
     return index
+
+
+def person_names(org: Org) -> Names:
+    """(id, names) of every person of `org`. A former member whose successor (below) is
+    listed now gives up the names they share: text naming them names the person to ask
+    now, not no one (a name two people share names neither). Kept for the organisation
+    last asked about, by identity, as name_index keeps its index."""
+    if _people and _people[0][0] is org:
+        return _people[0][1]
+    after = successors(org)
+    out = []
+    for p in org.people:
+        names = p.names
+        if p.id in after:
+            taken = {fold_name(n) for n in after[p.id].names}
+            names = tuple(n for n in names if fold_name(n) not in taken)
+        out.append((p.id, names))
+    _people[:] = [(org, tuple(out))]
+    return _people[0][1]
+
+
+_people: list[tuple[Org, Names]] = []
+
+
+def successors(org: Org) -> dict[str, Person]:
+    """Former members (dropped from org.yaml) whom org.yaml now lists under a new id: the
+    one member with the same full name, and no other e-mail (an id changed, `bo` to
+    `bo.lind`). Several members of that name are no one's successor."""
+    current: dict[str, list[Person]] = {}
+    for p in org.people:
+        if not p.former:
+            current.setdefault(fold_name(p.name), []).append(p)
+    out = {}
+    for p in org.people:
+        same = current.get(fold_name(p.name), []) if p.former else []
+        if len(same) == 1 and not (p.email and same[0].email and p.email != same[0].email):
+            out[p.id] = same[0]
+    return out
 
 
 def template(text: str, org: Org) -> Template:

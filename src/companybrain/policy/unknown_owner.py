@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import replace
 
 from companybrain.model.records import Org, Person
-from companybrain.policy.mentions import AMBIGUOUS, template
+from companybrain.policy.mentions import AMBIGUOUS, person_names, template
 from companybrain.policy.text import fold_name
 
 STAND_IN = "unknown.owner"  # the stand-in's id: only ever in an organisation of its own
@@ -80,7 +80,7 @@ def unknown(name: str, org: Org) -> bool:
 def shared_by(name: str, org: Org) -> list[str]:
     """The ids of the people whose name, first name or alias `name` is."""
     folded = fold_name(name)
-    return [p.id for p in org.people if any(fold_name(n) == folded for n in p.names)]
+    return [pid for pid, names in person_names(org) if any(fold_name(n) == folded for n in names)]
 
 
 def _scripts(name: str) -> set[str]:
