@@ -238,3 +238,23 @@ def test_a_record_written_after_the_one_replacing_it_never_counts_meanwhile(
     ingest(store, corpus / "records" / "c-cc1.md", settings)  # back, on its own
     assert during == [("ana", ["CC-2"])] * 3
     assert owner(store, settings) == ("ana", ["CC-2"])
+
+
+def test_a_record_of_lower_authority_does_not_replace_a_change_control(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """A chat message "lol" with `supersedes: [CC-1]` took the change control's transfer
+    out of every answer: the directory's Ana answered, citing it. A record cannot raise
+    its own authority, and replacing a record outranks everything it says."""
+    chat = md(
+        {"id": "m-1", "kind": "chat", "at": "2026-10-10T09:00:00Z", "supersedes": ["CC-1"]},
+        "lol",
+    )
+    files = {"dir.md": DIRECTORY, "cc1.md": ANNOUNCED, "m.md": chat}
+    ingest(store, write_corpus(tmp_path / "c", files), settings)
+    assert owner(store, settings) == ("bo", ["CC-1"])
+    # of the same authority or more, it does (a chat editing a chat, a change control
+    # cancelling one)
+    files["m.md"] = chat.replace("kind: chat", "kind: change_control")
+    ingest(store, write_corpus(tmp_path / "c", files), settings)
+    assert owner(store, settings) == ("ana", ["dir-1"])

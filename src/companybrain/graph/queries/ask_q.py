@@ -181,7 +181,9 @@ def _evidence_params(
 
 def _with_replacements(store: Store, rows: list[Row], params: dict[str, Any]) -> list[Row]:
     """Each row with its `service`, `replaced_by`: the records the asker may see that
-    replace its record (front matter `supersedes`), written by the clock, and `circles`:
+    replace its record (front matter `supersedes`), written by the clock, of no less
+    authority (a chat saying it replaces a change control does not make it say nothing:
+    a record cannot raise its own authority), and `circles`:
     the records of each circle of such records replacing one another back to its record
     (sorted ids, the record's own among them). Asked only when a row's record is replaced
     by some record at all, which few are."""
@@ -194,12 +196,13 @@ def _with_replacements(store: Store, rows: list[Row], params: dict[str, Any]) ->
             # planner scan every Source for it)
             "UNWIND $ids AS id MATCH (src:Source {id: id})<-[:SUPERSEDES]-(later) "
             "WITH src, later WHERE ($everyone OR later.acl IS NULL OR any(g IN later.acl WHERE g IN $groups)) "
-            "AND ($now IS NULL OR later.at_ms <= $now) "
+            "AND ($now IS NULL OR later.at_ms <= $now) AND later.authority >= src.authority "
             "WITH src, collect(later.id) AS later "
             # ... and the circles back to it, through records seen and written by the clock
+            # (of one authority: round a circle, none is below the one it replaces)
             "OPTIONAL MATCH p = (src)<-[:SUPERSEDES*1..6]-(src) "
             "WHERE all(n IN nodes(p) WHERE ($everyone OR n.acl IS NULL OR any(g IN n.acl WHERE g IN $groups)) "
-            "AND ($now IS NULL OR n.at_ms <= $now)) "
+            "AND ($now IS NULL OR n.at_ms <= $now) AND n.authority = src.authority) "
             # (which way round: startNode and endNode of a path's links are not to be
             # trusted here, FalkorDB 4.16 gives them reversed in some plans)
             "RETURN src.id AS record, later, collect([n IN nodes(p) | n.id]) AS circles",
