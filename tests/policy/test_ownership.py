@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 
 from companybrain.model.answer import RefusalCode
@@ -207,3 +208,66 @@ def test_records_replacing_one_another_round_a_circle_refuse_conflict() -> None:
     assert ("CC-2", "replaced by CC-1 and CC-3") in {
         (p.evidence.record, p.why) for p in decision.outranked
     }
+
+
+# -- a claim whose time cannot be read --------------------------------------------------------
+
+
+def unclear(record: str, kind: str, authority: int, at: str) -> Evidence:
+    """As the evidence query returns it: no owner, counting from when it was written."""
+    said = claim(
+        record, kind, authority, at, "cora", at=at, at_ms=ms(at),
+        claim=f"{record}|billing-gateway|(time unclear)", quote="transfers to Cora next month",
+        time_unclear='the quote says it takes effect "next month", which is not one day',
+    )  # fmt: skip
+    return dataclasses.replace(said, owner=None)
+
+
+NEXT_MONTH = unclear("CC-2000", "change_control", 90, "2026-10-16T09:00:00Z")
+
+
+def test_a_claim_whose_time_cannot_be_read_refuses_where_it_outranks() -> None:
+    decision = decide("billing-gateway", [*ORION, NEXT_MONTH], LATER)
+    assert decision.code is RefusalCode.MISSING_PROVENANCE
+    assert [c.record for c in decision.cited] == ["CC-2000"]
+    assert '"next month"' in decision.reason and "cora" not in decision.reason.casefold()
+    assert {(p.evidence.record, p.why) for p in decision.outranked} == {
+        ("CC-1047", "CC-2000 may be newer"),
+        ("dir-2026-09", "lower authority"),
+        ("msg-038", "lower authority"),
+    }
+    alone = decide("billing-gateway", [NEXT_MONTH], LATER)
+    assert alone.code is RefusalCode.MISSING_PROVENANCE and alone.owner is None
+
+
+def test_a_claim_whose_time_cannot_be_read_yields_to_a_newer_word_of_its_authority() -> None:
+    """A change control written after it, and taking effect after it was written, decides;
+    one written before it does not, whenever it takes effect."""
+    newer = claim(
+        "CC-2001", "change_control", 90, "2026-10-18T00:00:00Z", "ben",
+        at="2026-10-17T09:00:00Z", at_ms=ms("2026-10-17T09:00:00Z"),
+    )  # fmt: skip
+    decision = decide("billing-gateway", [*ORION, NEXT_MONTH, newer], LATER)
+    assert decision.owner == "ben"
+    assert ("CC-2000", "its time cannot be read, and CC-2001 is newer") in {
+        (p.evidence.record, p.why) for p in decision.outranked
+    }
+    announced = claim(
+        "CC-2001", "change_control", 90, "2026-10-18T00:00:00Z", "ben",
+        at="2026-10-01T09:00:00Z", at_ms=ms("2026-10-01T09:00:00Z"),
+    )  # fmt: skip
+    before = decide("billing-gateway", [*ORION, NEXT_MONTH, announced], LATER)
+    assert before.code is RefusalCode.MISSING_PROVENANCE
+
+
+def test_a_claim_whose_time_cannot_be_read_below_the_winner_changes_nothing() -> None:
+    chat = unclear("msg-040", "chat", 35, "2026-10-16T09:00:00Z")
+    decision = decide("billing-gateway", [*ORION, chat], LATER)
+    assert decision.owner == "kofi"
+    assert ("msg-040", "lower authority") in {
+        (p.evidence.record, p.why) for p in decision.outranked
+    }
+    # among chats only, still refused as low authority, not as a conflict with "no one"
+    only_chats = decide("billing-gateway", [CHAT, chat], LATER)
+    assert only_chats.code is RefusalCode.LOW_AUTHORITY
+    assert [c.record for c in only_chats.cited] == ["msg-038"]

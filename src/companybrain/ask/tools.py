@@ -150,6 +150,7 @@ def _evidence(row: Row) -> ownership.Evidence:
         owner=row.get("owner"),
         owner_name=row.get("owner_name"),
         unlisted_owner=row.get("unlisted_owner"),
+        time_unclear=row.get("time_unclear"),
         quote=row.get("quote"),
         acl=tuple(acl) if acl is not None else None,
         replaced_by=tuple(row.get("replaced_by") or ()),
@@ -189,7 +190,7 @@ def _citations(rows: tuple[ownership.Evidence, ...]) -> list[Citation]:
             kind=r.kind,
             authority=r.authority,
             at=r.at,
-            effective_at=r.effective_at,
+            effective_at=None if r.time_unclear else r.effective_at,  # not a time it gives
             quote=r.quote,
         )
         for r in rows

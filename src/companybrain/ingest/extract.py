@@ -313,6 +313,24 @@ def derived_links(
             for f in reversed(verified.unlisted)
         }.values()
     )
+    # A statement of who owns a service from a time that cannot be read (refused
+    # effective_time): one claim per service, without its owner, counting from the time the
+    # record was written, so that owner_of refuses from then on instead of naming the
+    # owner before it (policy/ownership.py).
+    unclear = list(
+        {
+            f"{record.id}|{r.fact.service}|(time unclear)": {
+                "id": f"{record.id}|{r.fact.service}|(time unclear)",
+                "service": r.fact.service,
+                "reason": r.reason,
+                "quote": r.fact.quote,
+                "effective_at": iso(record.at),
+                "effective_ms": to_ms(record.at),
+            }
+            for r in reversed(verified.unclear)
+            if isinstance(r.fact, OwnershipFact)
+        }.values()
+    )
     decisions = [
         {
             "id": record.id,
@@ -344,6 +362,7 @@ def derived_links(
         "mentions": mentions,
         "claims": claims,
         "unlisted": unlisted,
+        "unclear": unclear,
         "decisions": decisions,
         "rejections": rejections,
     }

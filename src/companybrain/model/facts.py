@@ -63,6 +63,10 @@ class Verified:
     # Ownership statements that pass every check but name, as `owner`, someone org.yaml
     # does not list (the name as written): kept so that answers refuse, never cite them.
     unlisted: tuple[OwnershipFact, ...] = ()
+    # Ownership statements that pass every check but when they take effect cannot be read
+    # (refused `effective_time`, also in `rejected`): kept without their owner, so that
+    # answers refuse from the record's time instead of naming the owner before it.
+    unclear: tuple[Rejection, ...] = ()
 
 
 def as_proposed(fact: OwnershipFact | DecisionFact | dict[str, object]) -> dict[str, object]:

@@ -19,7 +19,13 @@ small function that returns its reason (None when it does not apply):
 5. two different owners at the same authority and instant refuse CONFLICT;
 6. when only sources below authority 60 name an owner, refuse LOW_AUTHORITY;
 7. an evidence query that hit its row cap refuses ROW_CAP: a conflicting claim may be
-   among the rows it cut off.
+   among the rows it cut off;
+8. a claim whose time cannot be read ("Effective next month, ... transfers to Cora", no
+   `effective_at`: kept without its owner) counts from when its record was written: where
+   it has at least the authority of the claim that would decide, refuse MISSING_PROVENANCE
+   naming it, its quote and why, never its owner (the owner before it may not be the owner
+   any more). At the same authority it yields only to a record written after it that takes
+   effect after it was written: the newer word.
 
 `decide` combines them into one decision: the claims an answer rests on (or the claims a
 refusal is about), the others marked outranked with why, and the reason in words."""
@@ -53,6 +59,7 @@ class Evidence:
     owner: str | None = None
     owner_name: str | None = None
     unlisted_owner: str | None = None  # the owner's name, when org.yaml does not list them
+    time_unclear: str | None = None  # why when it takes effect cannot be read (no owner kept)
     quote: str | None = None
     acl: tuple[str, ...] | None = None
     replaced_by: tuple[str, ...] = ()  # records (seen, written by the clock) replacing it
@@ -140,7 +147,8 @@ def missing_provenance(row: Evidence) -> str | None:
         name
         for name, value in (
             ("source", row.record),
-            ("owner", row.owner or row.unlisted_owner),
+            # (a claim whose time cannot be read is kept without its owner)
+            ("owner", row.owner or row.unlisted_owner or row.time_unclear),
             ("authority", row.authority),
             ("time", row.effective_ms),
         )
@@ -189,9 +197,40 @@ def conflict(tier: Sequence[Evidence]) -> str | None:
     )
 
 
+def unreadable_time(deciding: Sequence[Evidence]) -> str | None:
+    """Why claims whose time cannot be read, in effect where they would decide, leave the
+    owner unknown. Their owner is not named, nor a time: neither is known to be right."""
+    if not deciding:
+        return None
+    said = "; ".join(
+        f"{r.label()} ({r.kind}, authority {r.authority}) says who owns it from a time that "
+        f"cannot be read: {r.time_unclear}"
+        for r in deciding
+    )
+    return f"{said}. The owner named before it may not be the owner any more"
+
+
+def _yields(unclear: Evidence, top: Evidence) -> bool:
+    """Does a claim whose time cannot be read give way to `top`: lower authority, or the
+    same and `top` from a record written after it, taking effect after it was written?"""
+    if _authority(unclear) != _authority(top):
+        return _authority(unclear) < _authority(top)
+    written = unclear.at_ms if unclear.at_ms is not None else -1
+    return (top.at_ms or -1) > written and (top.effective_ms or -1) > written
+
+
+def _why_passed(row: Evidence, unclear: Evidence) -> str:
+    """Why a claim does not decide where a claim whose time cannot be read does."""
+    if _authority(row) < _authority(unclear):
+        return "lower authority"
+    return f"{unclear.label()} may be newer"
+
+
 def why_outranked(row: Evidence, winner: Evidence) -> str:
     if _authority(row) < _authority(winner):
         return "lower authority"
+    if row.time_unclear:
+        return f"its time cannot be read, and {winner.label()} is newer"
     return "earlier effective time"
 
 
@@ -255,6 +294,36 @@ def _decide(
             outranked=tuple(Passed(r, "not considered") for r in current if r not in _rows(gaps)),
             ignored=ignored,
         )
+    unclear = [r for r in current if r.time_unclear]
+    current = [r for r in current if not r.time_unclear]
+    decision = _decide_clear(service, current, ignored, min_authority)
+    top = decision.cited[0] if decision.cited else None  # the claim that would decide
+    deciding = [
+        r
+        for r in unclear
+        if _authority(r) >= min_authority and (top is None or not _yields(r, top))
+    ]
+    reason = unreadable_time(deciding)
+    if reason:
+        others = [*current, *(r for r in unclear if r not in deciding)]
+        return OwnershipDecision(
+            service,
+            RefusalCode.MISSING_PROVENANCE,
+            reason,
+            cited=tuple(deciding),
+            outranked=tuple(Passed(r, _why_passed(r, deciding[0])) for r in others),
+            ignored=ignored,
+        )
+    passed = tuple(
+        Passed(r, why_outranked(r, top) if top else "its time cannot be read") for r in unclear
+    )
+    return dataclasses.replace(decision, outranked=(*decision.outranked, *passed))
+
+
+def _decide_clear(
+    service: str, current: list[Evidence], ignored: tuple[Passed, ...], min_authority: int
+) -> OwnershipDecision:
+    """`_decide` for claims whose time is read."""
     if not current:
         return OwnershipDecision(
             service, RefusalCode.NO_CLAIM, "no record names an owner at that time", ignored=ignored

@@ -66,6 +66,7 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
         return Verified(record.id, (), (), tuple(rejected))
     seen: set[tuple[str, str]] = set()
     unlisted: list[OwnershipFact] = []
+    unclear: list[Rejection] = []
     parts = proposal.proposer != "rules"  # the rules quote whole sentences, rows and lines
     for fact in proposal.ownership:
         try:
@@ -79,7 +80,11 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
             key = (fact.service, fact.owner)
             if key in seen:
                 raise Refused(DUPLICATE, "the same owner and service were already kept from it")
-            keep.append(_in_effect(fact, record, org, parts=parts))
+            try:
+                keep.append(_in_effect(fact, record, org, parts=parts))
+            except Refused as refusal:  # an owner from a time that cannot be read
+                unclear.append(Rejection(record.id, fact, refusal.check, refusal.reason))
+                raise
             seen.add(key)
         except Refused as refusal:
             rejected.append(Rejection(record.id, fact, refusal.check, refusal.reason))
@@ -88,7 +93,9 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
             decisions.append(check_decision(decision, record, already=bool(decisions)))
         except Refused as refusal:
             rejected.append(Rejection(record.id, decision, refusal.check, refusal.reason))
-    return Verified(record.id, tuple(kept), tuple(decisions), tuple(rejected), tuple(unlisted))
+    return Verified(
+        record.id, tuple(kept), tuple(decisions), tuple(rejected), tuple(unlisted), tuple(unclear)
+    )
 
 
 def _in_effect(

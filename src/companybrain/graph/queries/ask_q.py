@@ -120,7 +120,8 @@ _EVIDENCE = (
     # whether a record replaces the claim's record (set by records_q.relink): which ones,
     # the asker may see and the clock has written, is read after, for those rows only (a
     # pattern here cost every question 40% of this query)
-    "claim.unlisted_owner AS unlisted_owner, src.replaced AS replaced "
+    "claim.unlisted_owner AS unlisted_owner, claim.time_unclear AS time_unclear, "
+    "src.replaced AS replaced "
 )
 _EVIDENCE_ORDER = "ORDER BY claim.effective_ms, src.id LIMIT $limit"
 

@@ -199,6 +199,12 @@ _WRITE_NEW = (
     "effective_ms: c.effective_ms, unlisted_owner: c.name}) "
     "CREATE (s)-[:ATTESTS {quote: c.quote}]->(claim) CREATE (claim)-[:ABOUT]->(svc) "
     "WITH count(*) AS _ "
+    # A claim whose effective time cannot be read (policy/effective.py): why, and no owner.
+    "UNWIND $unclear AS c MATCH (s:Source {id: c.source}) MATCH (svc:Service {id: c.service}) "
+    "CREATE (claim:OwnershipClaim {id: c.id, effective_at: c.effective_at, "
+    "effective_ms: c.effective_ms, time_unclear: c.reason}) "
+    "CREATE (s)-[:ATTESTS {quote: c.quote}]->(claim) CREATE (claim)-[:ABOUT]->(svc) "
+    "WITH count(*) AS _ "
     "UNWIND $decisions AS d MATCH (s:Source {id: d.source}) "
     "MERGE (dec:Decision {id: d.id}) "
     "ON CREATE SET dec.title = d.title, dec.quote = d.quote, dec.status = d.status, "
@@ -225,7 +231,8 @@ _DONE = "RETURN rejections"
 def write_sources(store: Store, rows: list[dict[str, Any]], replaced: list[str]) -> None:
     """Write a batch of records and everything derived from each, replacing what the
     `replaced` ones (already in the graph) had before. One query: atomic.
-    Each row is {"source": properties, "links": {mentions, claims, decisions, rejections}}."""
+    Each row is {"source": properties, "links": {mentions, claims, unlisted, unclear,
+    decisions, rejections}}."""
     send(store, sources_write(rows, replaced))
 
 
@@ -241,6 +248,7 @@ def sources_write(
     `moved`: unchanged records of the batch ({"id", "origin"}) read from another file."""
     sources, authored, resolved, claims, decisions, rejections = [], [], [], [], [], []
     unlisted: list[dict[str, Any]] = []
+    unclear: list[dict[str, Any]] = []
     mentions: dict[tuple[str, str], dict[str, Any]] = {}
     for row in rows:
         source, links = row["source"], row["links"]
@@ -255,6 +263,7 @@ def sources_write(
             mentions[(sid, m["id"])] = {**m, "source": sid}
         claims += [{**c, "source": sid} for c in links["claims"]]
         unlisted += [{**c, "source": sid} for c in links.get("unlisted", ())]
+        unclear += [{**c, "source": sid} for c in links.get("unclear", ())]
         decisions += [{**d, "source": sid} for d in links["decisions"]]
         rejections += [{**r, "record": sid} for r in links["rejections"]]
     stale = bool(replaced) or any(source["kind"] in _TICKET_WORK for source in sources)
@@ -275,6 +284,7 @@ def sources_write(
             "project_mentions": [m for m in mentions.values() if m.get("project", True)],
             "claims": claims,
             "unlisted": unlisted,
+            "unclear": unclear,
             "decisions": decisions,
             "rejections": rejections,
             "moved": moved or [],

@@ -28,9 +28,10 @@ def source(store: Store, record: str) -> Row | None:
 
 
 def source_claims(store: Store, record: str) -> list[Row]:
-    """The ownership claims kept from a record, with their quote."""
+    """The ownership claims kept from a record, with their quote (not one whose time cannot
+    be read: that one is a refused fact, shown with the refusals)."""
     return store.read(
-        "MATCH (s:Source {id: $id})-[a:ATTESTS]->(c:OwnershipClaim) "
+        "MATCH (s:Source {id: $id})-[a:ATTESTS]->(c:OwnershipClaim) WHERE c.time_unclear IS NULL "
         "OPTIONAL MATCH (c)-[:ABOUT]->(svc:Service) "
         "OPTIONAL MATCH (c)-[:NAMES_OWNER]->(p:Person) "
         "RETURN c.id AS claim, a.quote AS quote, c.effective_at AS effective_at, "
