@@ -135,3 +135,26 @@ def test_a_models_quote_of_part_of_the_sentence_is_kept_the_same_way(
     model_server.play(tool_call("record_facts", {"ownership": [fact], "decisions": []}))
     ingest(store, path, model_settings.with_(home=tmp_path / "home", proposer="model"))
     assert_refused_citing_the_change(on(store, settings, "2026-05-15"), quote)
+
+
+def test_a_record_dating_its_change_back_refuses_from_its_effective_at(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Written 10 May with effective_at 1 April, a sentence saying "Effective 1 March" is
+    refused (which is right is for people to say); both say Cora owned it by mid-April,
+    yet Kofi answered for April, citing the directory."""
+    cc = change(
+        "Effective 1 March 2026, ownership of the billing gateway transfers to Cora Ng.",
+        at="2026-05-10T09:00:00Z",
+        effective_at="2026-04-01T00:00:00Z",
+    )
+    load(store, settings, tmp_path, cc)
+    assert owner(on(store, settings, "2026-03-31")) == "kofi"
+    for day in ("2026-04-01", "2026-04-15", "2026-06-15"):
+        answer = on(store, settings, day)
+        assert answer.refusal is not None and answer.result is None, day
+        assert answer.refusal.code is RefusalCode.MISSING_PROVENANCE
+        assert [(c.record, c.effective_at) for c in answer.citations] == [("CC-7", None)]
+    # asked with a clock before it was written, it says nothing yet
+    then = ask(store, settings, "Who owns the billing gateway?", now="2026-04-15T00:00:00Z")
+    assert owner(then) == "kofi"

@@ -315,8 +315,10 @@ def derived_links(
     )
     # A statement of who owns a service from a time that cannot be read (refused
     # effective_time): one claim per service, without its owner, counting from the time the
-    # record was written, so that owner_of refuses from then on instead of naming the
-    # owner before it (policy/ownership.py).
+    # record was written (or its effective_at, when that is earlier: a record that dates its
+    # change back speaks of the days since), so that owner_of refuses from then on instead
+    # of naming the owner before it (policy/ownership.py).
+    since = min(record.at, record.effective, key=to_ms)
     unclear = list(
         {
             f"{record.id}|{r.fact.service}|(time unclear)": {
@@ -324,8 +326,8 @@ def derived_links(
                 "service": r.fact.service,
                 "reason": r.reason,
                 "quote": r.fact.quote,
-                "effective_at": iso(record.at),
-                "effective_ms": to_ms(record.at),
+                "effective_at": iso(since),
+                "effective_ms": to_ms(since),
             }
             for r in reversed(verified.unclear)
             if isinstance(r.fact, OwnershipFact)
