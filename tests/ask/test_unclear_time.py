@@ -9,11 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from click.testing import CliRunner
+
 from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
 from companybrain.model.answer import Answer, RefusalCode
+from companybrain.surfaces.cli.main import cli
 from tests.ingest.corpus_builder import ORG, md, write_corpus
 from tests.support.model_server import ScriptedModelServer, tool_call
 
@@ -158,3 +161,32 @@ def test_a_record_dating_its_change_back_refuses_from_its_effective_at(
     # asked with a clock before it was written, it says nothing yet
     then = ask(store, settings, "Who owns the billing gateway?", now="2026-04-15T00:00:00Z")
     assert owner(then) == "kofi"
+
+
+def test_passed_over_it_is_shown_without_an_owner(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Outranked, it was printed as naming "None", and the explanation said it names "no one
+    org.yaml lists", although Cora is listed: its owner is not given, and why is."""
+    replacing = md(
+        {"id": "CC-8", "kind": "change_control", "at": "2026-04-20T09:00:00Z",
+         "supersedes": ["CC-7"]},
+        "This cancels CC-7: Kofi Mensah keeps the billing gateway.",
+    )  # fmt: skip
+    files = {"dir.md": DIRECTORY, "cc.md": change(), "cc8.md": replacing}
+    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
+    answer = on(store, settings, "2026-05-15")
+    assert owner(answer) == "kofi"
+    [passed] = [o for o in answer.outranked if o.record == "CC-7"]
+    assert (passed.owner, passed.why) == (None, "its time cannot be read; replaced by CC-8")
+    assert "CC-7 (change_control, 90): its time cannot be read; replaced by CC-8" in (
+        answer.explanation
+    )
+    assert "org.yaml" not in answer.explanation
+    env = {"BRAIN_HOME": str(settings.home), "BRAIN_GRAPH": settings.graph}
+    shown = CliRunner().invoke(
+        cli, ["ask", "--now", NOW, "Who owns the billing gateway on 2026-05-15?"], env=env
+    )
+    assert shown.exit_code == 0, shown.output
+    line = next(line for line in shown.output.splitlines() if "outranked CC-7" in line)
+    assert "None" not in line and "its time cannot be read; replaced by CC-8" in line

@@ -249,7 +249,7 @@ def test_a_claim_whose_time_cannot_be_read_yields_to_a_newer_word_of_its_authori
     )  # fmt: skip
     decision = decide("billing-gateway", [*ORION, NEXT_MONTH, newer], LATER)
     assert decision.owner == "ben"
-    assert ("CC-2000", "its time cannot be read, and CC-2001 is newer") in {
+    assert ("CC-2000", "its time cannot be read; CC-2001 is newer") in {
         (p.evidence.record, p.why) for p in decision.outranked
     }
     announced = claim(
@@ -264,7 +264,7 @@ def test_a_claim_whose_time_cannot_be_read_below_the_winner_changes_nothing() ->
     chat = unclear("msg-040", "chat", 35, "2026-10-16T09:00:00Z")
     decision = decide("billing-gateway", [*ORION, chat], LATER)
     assert decision.owner == "kofi"
-    assert ("msg-040", "lower authority") in {
+    assert ("msg-040", "its time cannot be read; lower authority") in {
         (p.evidence.record, p.why) for p in decision.outranked
     }
     # among chats only, still refused as low authority, not as a conflict with "no one"

@@ -16,6 +16,7 @@ from companybrain.errors import ModelError
 from companybrain.llm.client import ModelClient, refused
 from companybrain.model.answer import Answer
 from companybrain.policy.explanation import ExplanationFacts, Named, check_explanation
+from companybrain.policy.ownership import UNREADABLE
 from companybrain.policy.text import names_in
 from companybrain.policy.time import format_instant
 
@@ -94,6 +95,8 @@ def _owner(answer: Answer, result: dict[str, Any], subject: str, catalog: Catalo
     if answer.outranked:
         others = "; ".join(
             f"{o.record} ({o.kind}, {o.authority}) naming {_named_owner(catalog, o.owner)}: {o.why}"
+            if not o.why.startswith(UNREADABLE)
+            else f"{o.record} ({o.kind}, {o.authority}): {o.why}"  # its owner is not given
             for o in answer.outranked
         )
         text += f" Outranked: {others}."

@@ -40,6 +40,9 @@ from companybrain.model.answer import RefusalCode
 from companybrain.policy.unknown_owner import VACANT
 
 MIN_AUTHORITY = 60  # ticket; comment, email, chat and wiki sit below it
+# How the why of a claim passed over starts when its time cannot be read (it names no owner
+# to show: explanations say so instead).
+UNREADABLE = "its time cannot be read"
 
 
 @dataclass(frozen=True)
@@ -230,7 +233,7 @@ def why_outranked(row: Evidence, winner: Evidence) -> str:
     if _authority(row) < _authority(winner):
         return "lower authority"
     if row.time_unclear:
-        return f"its time cannot be read, and {winner.label()} is newer"
+        return f"{winner.label()} is newer"
     return "earlier effective time"
 
 
@@ -277,7 +280,11 @@ def decide(
             outranked=tuple(Passed(r, "not considered") for r in current if r not in circled),
             ignored=ignored,
         )
-    return dataclasses.replace(decision, outranked=(*decision.outranked, *gone))
+    passed = (
+        Passed(p.evidence, f"{UNREADABLE}; {p.why}") if p.evidence.time_unclear else p
+        for p in (*decision.outranked, *gone)
+    )
+    return dataclasses.replace(decision, outranked=tuple(passed))
 
 
 def _decide(
@@ -314,9 +321,7 @@ def _decide(
             outranked=tuple(Passed(r, _why_passed(r, deciding[0])) for r in others),
             ignored=ignored,
         )
-    passed = tuple(
-        Passed(r, why_outranked(r, top) if top else "its time cannot be read") for r in unclear
-    )
+    passed = tuple(Passed(r, why_outranked(r, top) if top else "no other claim") for r in unclear)
     return dataclasses.replace(decision, outranked=(*decision.outranked, *passed))
 
 

@@ -121,7 +121,9 @@ def show(answer: Answer, console: Console) -> None:
         for o in answer.outranked:
             console.print(
                 f"  [yellow]outranked[/] [cyan]{escape(o.record)}[/] ({o.kind}, authority "
-                f"{o.authority}) names {escape(str(o.owner))}: {escape(o.why)}"
+                f"{o.authority})"
+                + (f" names {escape(o.owner)}" if o.owner else "")  # else the quote says
+                + f": {escape(o.why)}"
                 + (f' "{escape(o.quote)}"' if o.quote else "")
             )
     console.print(
