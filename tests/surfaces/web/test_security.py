@@ -5,6 +5,7 @@ public address without a token."""
 from __future__ import annotations
 
 import http.server
+import os
 import subprocess
 import sys
 import threading
@@ -223,3 +224,23 @@ def test_serve_refuses_a_port_out_of_range_before_serving(run_cli) -> None:  # t
         refused = run_cli("serve", "--port", port)
         assert refused.exit_code == 2
         assert "Invalid value for '--port'" in refused.output and "serving" not in refused.output
+
+
+def test_a_web_pid_file_copied_with_its_data_folder_names_no_server_of_the_copy(  # type: ignore[no-untyped-def]
+    run_cli, store, settings, tmp_path
+) -> None:
+    """A data folder copied while its web server ran carried its web.pid: `serve --stop` on
+    the copy stopped the original folder's server."""
+    port = free_port()
+    assert run_cli("serve", "--background", "--port", str(port)).exit_code == 0
+    pid_file = settings.home / "web.pid"
+    pid = int(pid_file.read_text().split()[0])
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "web.pid").write_text(pid_file.read_text())
+    try:
+        stopped = run_cli("serve", "--stop", env={"BRAIN_HOME": str(copy)})
+        assert stopped.output == "no background server is running\n", stopped.output
+        os.kill(pid, 0)  # the original's server still runs
+    finally:
+        assert "stopped the web server" in run_cli("serve", "--stop").output

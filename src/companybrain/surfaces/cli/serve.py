@@ -161,17 +161,25 @@ def _running(pid_file: Path) -> int | None:
         return None
     except PermissionError:
         pass
-    return pid if _is_web_server(pid) else None
+    return pid if _is_web_server(pid, pid_file.parent) else None
 
 
-def _is_web_server(pid: int) -> bool:
+def _is_web_server(pid: int, home: Path) -> bool:
     """A pid file outlives its server (killed, or the machine restarted): a pid the system
-    has since given to another program is not ours to report as serving, nor to stop."""
+    has since given to another program is not ours to report as serving, nor to stop; nor
+    is another data folder's server, named by a pid file copied with its folder."""
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return True  # no /proc: trust the pid
-    return b"\x00-m\x00companybrain\x00serve\x00" in cmdline  # as start_background runs it
+    if b"\x00-m\x00companybrain\x00serve\x00" not in cmdline:  # as start_background runs it
+        return False
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\x00")
+    except OSError:
+        return True  # another user's: its command line is all there is to go by
+    served = next((v[len(b"BRAIN_HOME=") :] for v in environ if v.startswith(b"BRAIN_HOME=")), None)
+    return served is None or Path(os.fsdecode(served)).resolve() == home.resolve()
 
 
 def start_background(
