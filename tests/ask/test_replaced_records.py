@@ -258,3 +258,70 @@ def test_a_record_of_lower_authority_does_not_replace_a_change_control(
     files["m.md"] = chat.replace("kind: chat", "kind: change_control")
     ingest(store, write_corpus(tmp_path / "c", files), settings)
     assert owner(store, settings) == ("ana", ["dir-1"])
+
+
+def _cc(n: int, day: int, replaces: list[str], body: str, acl: list[str] | None = None) -> str:
+    at = f"2026-10-{day:02d}T09:00:00Z"
+    front: dict[str, Any] = {"id": f"CC-{n}", "kind": "change_control", "at": at,
+                             "supersedes": replaces}  # fmt: skip
+    if acl is not None:
+        front["acl"] = acl
+    return md(front, body)
+
+
+WITHDRAWN = _cc(2, 10, ["CC-1"], "CC-1 is cancelled.")
+
+
+def test_a_cancelled_cancellation_no_longer_answers_with_the_owner_before(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """CC-2 cancels CC-1 (the transfer to Bo), and CC-3 replaces CC-2 ("CC-2 is withdrawn:
+    CC-1 goes ahead as planned"). Ana answered, citing the directory, "CC-1 replaced by
+    CC-2", although CC-2 is itself replaced. Whether CC-3 withdraws CC-2 or corrects it
+    (README: a change control cancelling or correcting an earlier one) the records do not
+    say: while CC-1 would decide, owner_of refuses CONFLICT naming the chain and citing
+    both owners' quotes."""
+    third = _cc(3, 12, ["CC-2"], "CC-2 is withdrawn: CC-1 goes ahead as planned.")
+    files = {"dir.md": DIRECTORY, "cc1.md": ANNOUNCED, "cc2.md": WITHDRAWN, "cc3.md": third}
+    ingest(store, write_corpus(tmp_path / "c", files), settings)
+    with recording(store) as recorded:
+        answer = ask(store, settings, "Who owns the billing gateway on 2026-11-05?", now=NOW)
+    assert answer.refusal is not None and answer.refusal.code == "CONFLICT", answer.to_dict()
+    assert answer.refusal.message.startswith("CC-1 is replaced by CC-2, which CC-3 replaces")
+    assert [c.record for c in answer.citations] == ["CC-1", "dir-1"]
+    assert scans(store, recorded, listing_queries(store)) == []  # the extra hop: no scan
+    assert "Ana" not in answer.explanation.split("Evidence seen")[0]
+    # before CC-3 was written, CC-2's cancellation stood; before CC-1 took effect, Ana
+    assert owner(store, settings, now="2026-10-11T12:00:00Z") == ("ana", ["dir-1"])
+    assert owner(store, settings, as_of="2026-10-20") == ("ana", ["dir-1"])
+    # a later transfer decides whichever way the chain is read
+    later = md(
+        {"id": "CC-9", "kind": "change_control", "at": "2026-11-03T09:00:00Z"},
+        "Ownership of the billing gateway transfers from Bo Lind to Cy Park.",
+    )
+    ingest(store, write_corpus(tmp_path / "c", {**files, "cc9.md": later}), settings)
+    assert owner(store, settings) == ("cy", ["CC-9"])
+
+
+def test_a_chain_of_three_cancellations_refuses_too_and_hidden_links_do_not_count(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """CC-4 replaces CC-3, which replaces CC-2, which cancels CC-1: CC-1's replacement by
+    CC-2 is as unsettled as with three. A hidden CC-3 is no link to those who may not see
+    it (CC-2's cancellation stands for them), and a chat cannot replace a change control."""
+    third = _cc(3, 12, ["CC-2"], "CC-2 is withdrawn.", acl=["sec"])
+    fourth = _cc(4, 14, ["CC-3"], "CC-3 is withdrawn.")
+    files = {"dir.md": DIRECTORY, "cc1.md": ANNOUNCED, "cc2.md": WITHDRAWN,
+             "cc3.md": third, "cc4.md": fourth}  # fmt: skip
+    ingest(store, write_corpus(tmp_path / "c", files), settings)
+    refused = ask(store, settings, "Who owns the billing gateway on 2026-11-05?", now=NOW,
+                  as_person="bo")  # fmt: skip
+    assert refused.refusal is not None and refused.refusal.code == "CONFLICT", refused.to_dict()
+    assert refused.refusal.message.startswith("CC-1 is replaced by CC-2, which CC-3 replaces")
+    # ana may not see CC-3: for her, CC-2 is replaced by nothing, and CC-1 cancelled
+    assert owner(store, settings, as_person="ana") == ("ana", ["dir-1"])
+    chat = md({"id": "m-1", "kind": "chat", "at": "2026-10-12T09:00:00Z",
+               "supersedes": ["CC-2"]}, "lol")  # fmt: skip
+    files = {"dir.md": DIRECTORY, "cc1.md": ANNOUNCED, "cc2.md": WITHDRAWN, "m.md": chat}
+    ingest(store, write_corpus(tmp_path / "d", files), settings, prune=True)
+    assert owner(store, settings) == ("ana", ["dir-1"])

@@ -210,6 +210,27 @@ def test_records_replacing_one_another_round_a_circle_refuse_conflict() -> None:
     }
 
 
+def test_a_claim_replaced_only_by_records_replaced_in_turn_refuses_conflict() -> None:
+    """CC-2 cancels CC-1 and CC-3 replaces CC-2: the directory's owner answered. A
+    replacement that still stands sets it aside; a circle is told as a circle."""
+    one = claim("CC-1", "change_control", 90, "2026-10-10T00:00:00Z", "bo",
+                replaced_by=("CC-2",), replaced_in_turn=(("CC-2", ("CC-3",)),))  # fmt: skip
+    decision = decide("billing-gateway", [DIRECTORY, one], LATER)
+    assert decision.code == RefusalCode.CONFLICT, decision
+    assert decision.reason.startswith("CC-1 is replaced by CC-2, which CC-3 replaces in turn")
+    assert [c.record for c in decision.cited] == ["CC-1", "dir-2026-09"]
+    standing = Evidence(**{**one.__dict__, "replaced_by": ("CC-2", "CC-4")})
+    decision = decide("billing-gateway", [DIRECTORY, standing], LATER)
+    assert decision.owner == "ines"
+    circled = Evidence(**{**one.__dict__, "replaced_by": ("CC-2", "CC-5"),
+                          "circles": (("CC-1", "CC-5"),)})  # fmt: skip
+    five = claim("CC-5", "change_control", 90, "2026-10-09T00:00:00Z", "cy",
+                 replaced_by=("CC-1",), circles=(("CC-1", "CC-5"),))  # fmt: skip
+    decision = decide("billing-gateway", [DIRECTORY, circled, five], LATER)
+    assert decision.code == RefusalCode.CONFLICT
+    assert decision.reason.startswith("CC-1 and CC-5 replace one another"), decision.reason
+
+
 # -- a claim whose time cannot be read --------------------------------------------------------
 
 

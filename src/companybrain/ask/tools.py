@@ -154,6 +154,9 @@ def _evidence(row: Row) -> ownership.Evidence:
         quote=row.get("quote"),
         acl=tuple(acl) if acl is not None else None,
         replaced_by=tuple(row.get("replaced_by") or ()),
+        replaced_in_turn=tuple(
+            (later, tuple(sorted(again))) for later, again in row.get("replaced_in_turn") or ()
+        ),
         circles=tuple(tuple(c) for c in row.get("circles") or ()),
     )
 

@@ -9,7 +9,9 @@ small function that returns its reason (None when it does not apply):
    or correcting an earlier one) counts for no day, shown as outranked by that record;
    but records that replace one another round a circle contradict each other about which
    is newer: none of them is set aside by another, and one that would decide refuses
-   CONFLICT naming the circle;
+   CONFLICT naming the circle; nor is a claim set aside only by records replaced in turn
+   (CC-3 replacing CC-2, which cancels CC-1: CC-3 may withdraw CC-2 or correct it), and
+   one that would decide refuses CONFLICT naming the chain;
 2. a claim lacking its source, owner, authority or time refuses MISSING_PROVENANCE;
 3. the highest authority wins, then the latest effective instant (instants, not text);
 4. a winning claim whose owner org.yaml does not list (a name only) refuses
@@ -66,6 +68,8 @@ class Evidence:
     quote: str | None = None
     acl: tuple[str, ...] | None = None
     replaced_by: tuple[str, ...] = ()  # records (seen, written by the clock) replacing it
+    # those of them replaced in turn by such records, each with the records replacing it
+    replaced_in_turn: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # circles of such records replacing one another back to this one: the ids of each
     circles: tuple[tuple[str, ...], ...] = ()
 
@@ -126,7 +130,7 @@ def not_yet_in_effect(row: Evidence, as_of_ms: int, now_ms: int | None = None) -
 
 
 def replaced(row: Evidence) -> str | None:
-    if not row.replaced_by or not _replaced_outside_circles(row):
+    if not row.replaced_by or not _standing_replacements(row):
         return None
     return f"replaced by {' and '.join(sorted(row.replaced_by))}"
 
@@ -142,6 +146,28 @@ def in_circle(tier: Sequence[Evidence]) -> str | None:
         f"{told} replace one another (front matter `supersedes`) round a circle: the "
         "records contradict each other about which is newer, so which of them still "
         "counts cannot be told"
+    )
+
+
+def replaced_in_turn(tier: Sequence[Evidence]) -> str | None:
+    """Deciding claims set aside only by records that others replace in turn: CC-3
+    replacing CC-2, which cancels CC-1, may withdraw the cancellation or correct it (a
+    change control cancelling or correcting an earlier one), and the records do not say
+    which."""
+    chained = [r for r in tier if _unsettled(r)]
+    if not chained:
+        return None
+    told = "; ".join(
+        f"{r.label()} is replaced by {later}, which {' and '.join(again)} "
+        f"replace{'s' if len(again) == 1 else ''} in turn"
+        for r in chained
+        for later, again in r.replaced_in_turn
+        if later in _replaced_outside_circles(r)
+    )
+    records = " and ".join(sorted({r.label() for r in chained}))
+    return (
+        f"{told} (front matter `supersedes`): a record that replaces another may withdraw "
+        f"it or correct it, so whether {records} still counts cannot be told"
     )
 
 
@@ -280,6 +306,19 @@ def decide(
             outranked=tuple(Passed(r, "not considered") for r in current if r not in circled),
             ignored=ignored,
         )
+    chain = replaced_in_turn(decision.cited) if decision.code in _CIRCLE_DECIDES else None
+    if chain and not reason:  # cited: the claims replaced in turn, and what decides without
+        chained = tuple(r for r in decision.cited if _unsettled(r))
+        other = _decide(service, [r for r in current if not _unsettled(r)], ignored, min_authority)
+        shown = (*chained, *(r for r in other.cited if other.code in _CIRCLE_DECIDES))
+        decision = OwnershipDecision(
+            service,
+            RefusalCode.CONFLICT,
+            chain,
+            cited=shown,
+            outranked=tuple(Passed(r, "not considered") for r in current if r not in shown),
+            ignored=ignored,
+        )
     passed = (
         Passed(p.evidence, f"{UNREADABLE}; {p.why}") if p.evidence.time_unclear else p
         for p in (*decision.outranked, *gone)
@@ -404,6 +443,16 @@ _CIRCLE_DECIDES = (None, RefusalCode.CONFLICT, RefusalCode.NO_CLAIM)
 def _replaced_outside_circles(row: Evidence) -> set[str]:
     """The records replacing `row`'s that no circle through it holds."""
     return set(row.replaced_by) - {rid for c in row.circles for rid in c}
+
+
+def _standing_replacements(row: Evidence) -> set[str]:
+    """The records replacing `row`'s outside circles that nothing replaces in turn."""
+    return _replaced_outside_circles(row) - {later for later, _ in row.replaced_in_turn}
+
+
+def _unsettled(row: Evidence) -> bool:
+    """Is `row`'s record replaced only by records replaced in turn (outside circles)?"""
+    return bool(_replaced_outside_circles(row)) and not _standing_replacements(row)
 
 
 def _authority(row: Evidence) -> int:
