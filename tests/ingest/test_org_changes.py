@@ -14,6 +14,7 @@ from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.errors import InputError
 from companybrain.graph.connection import Store
+from companybrain.graph.queries import ask_q
 from companybrain.ingest.pipeline import add_typed_record, ingest
 from companybrain.model.records import Record
 from tests.ingest.corpus_builder import ORG, md, write_corpus
@@ -204,3 +205,47 @@ def test_other_people_sharing_a_name_with_someone_who_left_still_name_no_one(
     assert not [w for w in report.warnings if "under the same name" in w.message]
     refused = ask(store, settings, "Who owns the billing gateway?", now=NOW)
     assert refused.refusal is not None and refused.refusal.code == "MISSING_PROVENANCE"
+
+
+def test_a_person_whose_id_changed_keeps_their_expertise(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Records whose front matter names the old id (`resolved_by: bo`, `author: bo`)
+    stayed with the former `bo`, no one to ask: "Who knows the billing gateway?" left Bo
+    Lind out (or refused, naming him as someone who left), and who worked with whom lost
+    him. They are the member's under the rule that gives them the names (one member now
+    with the same full name and no other e-mail); two people of that name keep theirs."""
+    ticket = md(
+        {"id": "T-1", "kind": "ticket", "at": "2026-10-02T09:00:00Z", "status": "resolved",
+         "author": "ana", "resolved_by": "bo", "about": ["billing-gateway"]},
+        "Billing gateway timeouts: fixed the retry budget.",
+    )  # fmt: skip
+    comment = md(
+        {"id": "T-1-c1", "kind": "comment", "at": "2026-10-02T10:00:00Z", "author": "bo",
+         "parent": "T-1"},
+        "The retry budget was 0.",
+    )  # fmt: skip
+    chat = {"id": "m-1", "kind": "chat", "at": "2026-10-03T09:00:00Z", "author": "ana",
+            "text": "Billing gateway retries look fine now."}  # fmt: skip
+    files = {"t1.md": ticket, "c1.md": comment}
+    corpus = write_corpus(tmp_path / "c", files, jsonl=[chat], org=ORG)
+    ingest(store, corpus, settings)
+
+    def experts() -> list[str]:
+        answer = ask(store, settings, "Who knows the billing gateway?", now=NOW)
+        assert answer.result is not None, answer.to_dict()
+        return [e["id"] for e in answer.result["experts"]]
+
+    assert experts() == ["bo", "ana"]
+    write_corpus(tmp_path / "c", files, jsonl=[chat], org=_renamed("bo.lind"))
+    ingest(store, corpus, settings)
+    assert experts() == ["bo.lind", "ana"]
+    ask_q.refresh_worked_with(store)
+    worked = store.read("MATCH (a:Person)-[:WORKED_WITH]->(b:Person) RETURN a.id AS a, b.id AS b")
+    assert {(r["a"], r["b"]) for r in worked} == {("ana", "bo.lind"), ("bo.lind", "ana")}
+
+    two = _renamed("bo.lind")
+    two["people"].append({"id": "bo.l", "name": "Bo Lind"})  # type: ignore[attr-defined]
+    write_corpus(tmp_path / "c", files, jsonl=[chat], org=two)
+    ingest(store, corpus, settings)
+    assert experts() == ["ana"]  # the records' `bo` is neither of them

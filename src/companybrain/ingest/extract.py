@@ -20,6 +20,7 @@ from companybrain.ingest.records import Problem
 from companybrain.ingest.times import iso, to_ms
 from companybrain.model.facts import OwnershipFact, Proposal, Verified, as_proposed
 from companybrain.model.records import Org, Project, Record, Service
+from companybrain.policy.mentions import successor_id
 from companybrain.policy.text import cut, fold_name, name_words
 from companybrain.policy.unknown_owner import VACANT, shared_by
 from companybrain.policy.verify import verify
@@ -32,7 +33,7 @@ _RECORD_FIELDS = fields(Record)
 # "rules@N"), so that a record read by older rules is not "unchanged" to newer ones: bump it
 # with a change that alters what a record yields, and the next ingest reads every record
 # again (a graph kept the wrong claims of fixed rules until it was rebuilt).
-EXTRACTION_VERSION = 4
+EXTRACTION_VERSION = 5
 
 
 @dataclass
@@ -361,6 +362,9 @@ def derived_links(
         for i, r in enumerate(verified.rejected)
     ]
     return {
+        # who wrote or resolved it, as org.yaml knows them now (a former member's new id)
+        "author": successor_id(org, record.author) if record.author else None,
+        "resolved_by": successor_id(org, record.resolved_by) if record.resolved_by else None,
         "mentions": mentions,
         "claims": claims,
         "unlisted": unlisted,

@@ -191,5 +191,17 @@ def successors(org: Org) -> dict[str, Person]:
     return out
 
 
+def successor_id(org: Org, person: str) -> str:
+    """`person`, or the member who succeeds them under a new id (successors): a record's
+    `author: bo` written before the id changed is theirs. Kept for the organisation last
+    asked about, by identity, as person_names keeps its names."""
+    if not (_after and _after[0][0] is org):
+        _after[:] = [(org, {old: new.id for old, new in successors(org).items()})]
+    return _after[0][1].get(person, person)
+
+
+_after: list[tuple[Org, dict[str, str]]] = []
+
+
 def template(text: str, org: Org) -> Template:
     return name_index(org).template(text)

@@ -254,10 +254,11 @@ def sources_write(
         source, links = row["source"], row["links"]
         sid = source["id"]
         sources.append(source)
-        if source.get("author"):
-            authored.append({"source": sid, "person": source["author"]})
-        if source.get("resolved_by"):
-            resolved.append({"source": sid, "person": source["resolved_by"]})
+        # (the links' ids: a former member's front-matter id is their successor's)
+        if author := links.get("author", source.get("author")):
+            authored.append({"source": sid, "person": author})
+        if resolver := links.get("resolved_by", source.get("resolved_by")):
+            resolved.append({"source": sid, "person": resolver})
         for m in links["mentions"]:  # one edge per record and subject; the last `how` stands
             mentions.pop((sid, m["id"]), None)
             mentions[(sid, m["id"])] = {**m, "source": sid}
