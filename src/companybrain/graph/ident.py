@@ -32,8 +32,11 @@ RELATIONSHIPS = frozenset(
 )  # fmt: skip
 # Properties that index and constraint definitions name.
 PROPERTIES = frozenset(
-    {"id", "key", "kind", "landed_ms", "status", "supersedes", "text", "title", "value"}
-)
+    {
+        "id", "key", "kind", "landed_ms", "record", "source", "status", "supersedes", "text",
+        "title", "value",
+    }
+)  # fmt: skip
 # Query variables that index definitions use (`FOR (n:Label) ON (n.prop)`).
 VARIABLES = frozenset({"n"})
 ALLOWED = LABELS | RELATIONSHIPS | PROPERTIES | VARIABLES

@@ -40,6 +40,8 @@ KEYED_LABELS = (
 RANGE_INDEXES: tuple[tuple[str, str], ...] = (
     ("Source", "kind"),
     ("Source", "supersedes"),  # which records replace one written later (records_q)
+    ("Decision", "source"),  # a record's decision and refused proposals, when it is
+    ("Rejection", "record"),  # rewritten or removed (records_q)
     ("Item", "status"),
     ("Meta", "key"),
     ("Finding", "kind"),  # experiments and measurements of decisions
