@@ -33,8 +33,8 @@ RELATIONSHIPS = frozenset(
 # Properties that index and constraint definitions name.
 PROPERTIES = frozenset(
     {
-        "id", "key", "kind", "landed_ms", "record", "source", "status", "supersedes", "text",
-        "title", "value",
+        "id", "key", "kind", "landed_ms", "motivated_by", "parent", "record", "source",
+        "status", "supersedes", "text", "title", "value",
     }
 )  # fmt: skip
 # Query variables that index definitions use (`FOR (n:Label) ON (n.prop)`).

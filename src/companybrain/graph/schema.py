@@ -42,6 +42,9 @@ RANGE_INDEXES: tuple[tuple[str, str], ...] = (
     ("Source", "supersedes"),  # which records replace one written later (records_q)
     ("Decision", "source"),  # a record's decision and refused proposals, when it is
     ("Rejection", "record"),  # rewritten or removed (records_q)
+    ("Source", "parent"),  # what a record written later hangs off (records_q)
+    ("Decision", "supersedes"),  # ... and the decisions that name one written later
+    ("Decision", "motivated_by"),
     ("Item", "status"),
     ("Meta", "key"),
     ("Finding", "kind"),  # experiments and measurements of decisions

@@ -161,6 +161,14 @@ _CLEAR_OLD = (
 # a count (a ticket changing hands, or becoming restricted) removes the stamp instead.
 _STALE_WORKED_WITH = "OPTIONAL MATCH (w:Meta {key: 'worked_with'}) DELETE w "
 _TICKET_WORK = frozenset(("ticket", "comment"))
+# How a record `s` hangs off its parent `t` (as relink has it): a comment on its ticket,
+# anything else a reply.
+_PARENT_LINK = (
+    "FOREACH (_ IN CASE WHEN s.kind = 'comment' THEN [1] ELSE [] END | "
+    "MERGE (s)-[:COMMENT_ON]->(t)) "
+    "FOREACH (_ IN CASE WHEN s.kind = 'comment' THEN [] ELSE [1] END | "
+    "MERGE (s)-[:REPLY_TO]->(t)) WITH count(*) AS _ "
+)
 _WRITE_NEW = (
     # Identity needs MERGE only for the record itself and its decision; what hangs off the
     # record was cleared above (replaced) or never existed (new), so it is CREATEd.
@@ -178,7 +186,13 @@ _WRITE_NEW = (
     "UNWIND $fresh AS id MATCH (s:Source) WHERE id IN s.supersedes "
     "MATCH (o:Source {id: id}) WHERE o <> s MERGE (s)-[:SUPERSEDES]->(o) "
     "SET o.replaced = true WITH count(*) AS _ "
-    "UNWIND $authored AS e MATCH (s:Source {id: e.source}) MATCH (p:Person {id: e.person}) "
+    # A comment's ticket and a reply's message (`parent`), either end written first, as
+    # relink links them at the end: a comment counted for no one's expertise meanwhile
+    "UNWIND $sources AS row MATCH (s:Source {id: row.id}) MATCH (t:Source {id: row.parent}) "
+    + _PARENT_LINK
+    + "UNWIND $fresh AS id MATCH (s:Source {parent: id}) MATCH (t:Source {id: id}) "
+    + _PARENT_LINK
+    + "UNWIND $authored AS e MATCH (s:Source {id: e.source}) MATCH (p:Person {id: e.person}) "
     "CREATE (p)-[:AUTHORED]->(s) WITH count(*) AS _ "
     "UNWIND $resolved AS e MATCH (s:Source {id: e.source}) MATCH (p:Person {id: e.person}) "
     "CREATE (p)-[:RESOLVED]->(s) WITH count(*) AS _ "
@@ -216,6 +230,14 @@ _WRITE_NEW = (
     "MERGE (dec)-[st:STATED_IN]->(s) SET st.quote = d.quote WITH count(*) AS _ "
     "UNWIND $decisions AS d UNWIND d.supersedes AS old MATCH (dec:Decision {id: d.id}) "
     "MATCH (o:Decision {id: old}) MERGE (dec)-[:SUPERSEDES]->(o) WITH count(*) AS _ "
+    # ... and the decisions already there that supersede one written now, and what
+    # motivated each, whichever end is written first (relink does it again at the end)
+    "UNWIND $decision_ids AS id MATCH (dec:Decision) WHERE id IN dec.supersedes "
+    "MATCH (o:Decision {id: id}) MERGE (dec)-[:SUPERSEDES]->(o) WITH count(*) AS _ "
+    "UNWIND $decisions AS d UNWIND d.motivated_by AS why MATCH (dec:Decision {id: d.id}) "
+    "MATCH (t:Source {id: why}) MERGE (dec)-[:MOTIVATED_BY]->(t) WITH count(*) AS _ "
+    "UNWIND $fresh AS id MATCH (dec:Decision) WHERE id IN dec.motivated_by "
+    "MATCH (t:Source {id: id}) MERGE (dec)-[:MOTIVATED_BY]->(t) WITH count(*) AS _ "
     # unchanged records found in another file: only where they come from is written
     "UNWIND $moved AS m MATCH (s:Source {id: m.id}) SET s.origin = m.origin "
     "WITH count(*) AS _ "
