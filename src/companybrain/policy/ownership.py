@@ -298,32 +298,36 @@ def decide(
     if reason:  # cited: the claims of every record of those circles (a conflict's quotes)
         members = {rid for r in decision.cited for c in r.circles for rid in c}
         circled = tuple(r for r in current if r.record in members)
-        decision = OwnershipDecision(
-            service,
-            RefusalCode.CONFLICT,
-            reason,
-            cited=circled,
-            outranked=tuple(Passed(r, "not considered") for r in current if r not in circled),
-            ignored=ignored,
-        )
+        decision = _conflict_over(service, reason, circled, current, ignored)
     chain = replaced_in_turn(decision.cited) if decision.code in _CIRCLE_DECIDES else None
     if chain and not reason:  # cited: the claims replaced in turn, and what decides without
         chained = tuple(r for r in decision.cited if _unsettled(r))
         other = _decide(service, [r for r in current if not _unsettled(r)], ignored, min_authority)
         shown = (*chained, *(r for r in other.cited if other.code in _CIRCLE_DECIDES))
-        decision = OwnershipDecision(
-            service,
-            RefusalCode.CONFLICT,
-            chain,
-            cited=shown,
-            outranked=tuple(Passed(r, "not considered") for r in current if r not in shown),
-            ignored=ignored,
-        )
+        decision = _conflict_over(service, chain, shown, current, ignored)
     passed = (
         Passed(p.evidence, f"{UNREADABLE}; {p.why}") if p.evidence.time_unclear else p
         for p in (*decision.outranked, *gone)
     )
     return dataclasses.replace(decision, outranked=tuple(passed))
+
+
+def _conflict_over(
+    service: str,
+    reason: str,
+    cited: tuple[Evidence, ...],
+    current: Sequence[Evidence],
+    ignored: tuple[Passed, ...],
+) -> OwnershipDecision:
+    """CONFLICT citing `cited`, the rest of `current` passed over unweighed."""
+    return OwnershipDecision(
+        service,
+        RefusalCode.CONFLICT,
+        reason,
+        cited=cited,
+        outranked=tuple(Passed(r, "not considered") for r in current if r not in cited),
+        ignored=ignored,
+    )
 
 
 def _decide(
