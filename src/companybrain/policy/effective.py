@@ -14,14 +14,22 @@ April. So the words are read, as strictly as a question's dates (policy/time.py)
   refused, a claim takes effect at one time;
 - without `effective_at`, a start that is no one day ("next Monday", "in two weeks",
   "from Q3", "on 1 December" with no year, unless it is one of the three months before the
-  record was written: then it holds when written, whatever year it meant) or
+  record was written: then it holds when written, whatever year it meant), a stretch of
+  the calendar not over when it was written ("in November", "in 2027", "mid-2027", "H2"),
+  some time to come ("soon", "in due course", "at the end of the quarter") or a condition
+  of a change to come ("once the audit closes", "will own it after the migration"), or
   a dated day not said to be the start ("until 1 May 2026"): refused. Kept at the time of
   writing it would name the new owner before the change; the record's `effective_at`
   settles it, so it is refused, not guessed.
 
-Past-pointing vague words ("has owned it since March") keep the record's time: what it
-states is true when it was written, and so does a vague time in a clause of its own about a
-duty or an absence and no change ("Kofi owns it and will be on call next week").
+With `effective_at`, a month, quarter or year the sentence names must hold it (in the
+zone `effective_at` is written in or the company's): "in November 2026" agrees with
+2026-11-16, "in November" with a day of any November; other vague words are settled by it.
+
+Past-pointing vague words ("has owned it since March", "took it over in April") keep the
+record's time: what it states is true when it was written, and so does a vague time in a
+clause of its own about a duty or an absence and no change ("Kofi owns it and will be on
+call next week").
 
 The rest of the record is read too, for when its change starts: its title ("Billing
 gateway handover, effective 1 May 2026") speaks for all the record says, and so does another
@@ -39,6 +47,7 @@ gateway is on call.") leaves a claim whose sentence gives no time unclear: refus
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta, timezone
 from functools import lru_cache
@@ -90,6 +99,63 @@ _LATER = re.compile(
     r"(?:the\s+)?(?:q[1-4]|h[12]|start\s+of|end\s+of|beginning\s+of|"
     rf"{_WEEKDAY_WORD}|january|february|march|april|may|june|july|august|september|october"
     r"|november|december)\b",
+    re.I,
+)
+# A start given as a stretch of the calendar, not one day: a month ("in November", "by
+# early May 2026"), a year ("in 2027", "mid-2027"), a quarter or a half ("Q3", "H2 2026").
+_MONTH_NAMES = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_PART_OF = (
+    r"(?:(?:early|mid|late)[\s-]+|(?:the\s+)?(?:start|beginning|middle|end|close|first\s+half"
+    r"|second\s+half)\s+of\s+)"
+)
+_PERIOD = re.compile(
+    r"\b(?:(?:in|during|by|before|from|after|around|throughout|starting|beginning|commencing"
+    rf"|effective|as\s+of|as\s+from)\s+(?:the\s+)?(?:month\s+of\s+)?{_PART_OF}?|{_PART_OF})"
+    rf"(?:(?P<month>{_MONTH_NAMES})\b(?:\s*,?\s*(?P<myear>(?:19|20)\d\d)\b)?"
+    r"|(?P<year>(?:19|20)\d\d)\b)"
+    r"|\b(?P<part>[qh][1-4])\b(?:\s*(?:of\s+)?(?P<pyear>(?:19|20)\d\d)\b)?",
+    re.I,
+)
+# Written with a hyphen, which the reading of days leaves out of the sentence ("mid-2027").
+_PERIOD_HYPHENATED = re.compile(
+    rf"\b(?:early|mid|late)-(?:(?P<month>{_MONTH_NAMES})|(?P<year>(?:19|20)\d\d)"
+    r"|week|month|quarter|year)\b|\b(?:week|month|quarter|year)-end\b",
+    re.I,
+)
+# A start that is some time to come, or the end of something else: "soon", "in due course",
+# "at the end of the quarter", "this summer", "once the audit closes" ("this week" is taken
+# as the week the record was written in: "handing it over to Tomas this week").
+_SOMETIME = re.compile(
+    r"\b(?:soon|shortly|eventually|in\s+due\s+course|at\s+some\s+point|some\s*time"
+    r"|in\s+the\s+(?:coming|next|following)\s+(?:few\s+)?(?:days|weeks|months|quarters|years)"
+    r"|within\s+(?:the\s+)?(?:a|an|one|two|three|four|five|six|a\s+few|few|several|\d+|next)"
+    r"\s+(?:business\s+)?(?:days?|weeks?|fortnights?|months?|quarters?|years?)"
+    r"|(?:this|the\s+current)\s+(?:month|quarter|half|year|sprint|summer|winter|spring"
+    r"|autumn|fall)|next\s+(?:summer|winter|spring|autumn|fall)"
+    r"|(?:in|during|over|by|before|after)\s+the\s+(?:summer|winter|spring|autumn|fall|new\s+year"
+    r"|holidays)"
+    r"|(?:the\s+)?(?:start|beginning|middle|end|close)\s+of\s+(?:the\s+)?(?:day|week|month"
+    r"|quarter|half|year|sprint)"
+    r"|(?:first|second)\s+half|(?:early|mid|late)\s+(?:week|month|quarter|year)"
+    r"|(?:week|month|quarter|year)\s+end"
+    r"|(?P<cond>(?:once|as\s+soon\s+as|upon|pending|subject\s+to)(?:\s+\w+){1,3}"
+    r"|(?:after|when|following)\s+(?:the|a|an|its|our|their|this|that)\s+\w+))\b",
+    re.I,
+)
+# A sentence telling a change still to come ("will own", "transfers to"), or one done
+# ("took over", "has owned"): a condition ("once the audit closes") leaves only the first
+# unclear, and a stretch of time that has begun ("took over in April") is past for the second.
+_TO_COME = re.compile(
+    r"\b(?:will|shall|is\s+to|are\s+to|going\s+to|transfers|moves|passes|goes|hands|takes"
+    r"|changes\s+hands|becomes)\b|'ll\b",
+    re.I,
+)
+_DONE = re.compile(
+    r"\b(?:took|transferred|moved|passed|handed|became|went|changed|reassigned|inherited|has"
+    r"|have|had|was|were)\b",
     re.I,
 )
 _WEEKDAY_ALONE = re.compile(rf"\b(?:{_WEEKDAY_WORD})\b", re.I)
@@ -178,7 +244,16 @@ def effective_time(
             f"({named}); a claim takes effect at one time: state each change in a record of "
             "its own"
         )
+    vague = vague or _vague_title(title, at, tz)
+    periods = list(_no_one_day(rest, sentence, at, tz))
     if effective_at is not None:
+        for m, months in periods:  # "in November 2026", effective_at 2026-11-16: agrees
+            if months is not None and not _within(months, effective_at, tz):
+                return (
+                    f'the quote says it takes effect "{" ".join(m.group(0).split())}", the '
+                    f"record's effective_at is {effective_at.isoformat()}: "
+                    "which one is right is not for the rules to guess"
+                )
         for s in starts:
             if not _agrees(s, effective_at, tz):
                 return (
@@ -199,6 +274,8 @@ def effective_time(
             "effect then; the record has no effective_at to tell when it does"
         )
     found = next((m for m in _LATER.finditer(rest) if not _of_another_clause(rest, m)), None)
+    if found is None:
+        found = next((m for m, _ in periods if not _of_another_clause(rest, m)), None)
     later = f'"{" ".join(found.group(0).split())}"' if found else vague
     if starts and later:  # "since 1 March 2026 Ben owns it; next month it moves to Cora"
         return (
@@ -246,6 +323,91 @@ def _of_another_clause(text: str, later: re.Match[str]) -> bool:
         and not _CHANGE.search(clause)
         and not _START.search(before)
         and not _FIRM_WORD.match(later.group(0))
+    )
+
+
+def _no_one_day(
+    rest: str, sentence: str, at: datetime, tz: str
+) -> Iterator[tuple[re.Match[str], tuple[int | None, int, int] | None]]:
+    """The starts `sentence` (`rest`: with its days blanked) gives as a stretch of the
+    calendar that has not ended when it was written, as some time to come or on a condition
+    ("in November", "in 2027", "at the end of the quarter", "soon", "once the audit
+    closes"), each with its months (year or None, first, last) when it is a stretch of
+    the calendar. A stretch that ended before, or one that had begun for a change done
+    ("took over in April"), is in the past: what the sentence says holds when written."""
+    done = bool(_DONE.search(rest)) and not _TO_COME.search(rest)
+    written = at.astimezone(qtime.zone(tz)).date()
+    periods = [*_PERIOD.finditer(rest), *_PERIOD_HYPHENATED.finditer(sentence)]
+    for m in sorted(periods, key=lambda m: m.start()):
+        months = _months(m)
+        if months is not None and not _past(months, written, done):
+            yield m, months
+    for m in _SOMETIME.finditer(rest):
+        if re.search(r"\bsince\s*$", rest[: m.start()], re.I):
+            continue  # "has owned it since the start of the year"
+        if done or (m["cond"] and not _TO_COME.search(rest)):
+            continue  # "took it over this week", "Bo owns it; page him when the alert fires"
+        yield m, None
+
+
+def _vague_title(title: str, at: datetime, tz: str) -> str | None:
+    """A start the record's title gives as no one day ("Billing gateway handover in Q3"),
+    quoted, with where it is."""
+    if not title or not may_name_a_stretch(title):
+        return None
+    try:
+        rest = stated_times(title, tz)[1]
+    except Unreadable:
+        return None  # refused as the record's time, by _stated_around
+    found = next(_no_one_day(rest, title, at, tz), None)
+    return f'"{" ".join(found[0].group(0).split())}" in the record\'s title' if found else None
+
+
+def may_name_a_stretch(text: str) -> bool:
+    """Could `text` give a start as no one day ("in November", "soon")? (A cheap test.)"""
+    return any(p.search(text) for p in (_PERIOD, _PERIOD_HYPHENATED, _SOMETIME))
+
+
+def _months(m: re.Match[str]) -> tuple[int | None, int, int] | None:
+    """The year (None: not written) and first and last months a stretch names."""
+    groups = m.groupdict()
+    if groups.get("month"):
+        month = qtime._MONTHS[groups["month"][:3].lower()]
+        year = groups.get("myear")
+        return (int(year) if year else None), month, month
+    if groups.get("year"):
+        return int(groups["year"]), 1, 12
+    part = groups.get("part")
+    if part:
+        n, year = int(part[1]), groups.get("pyear")
+        size = 3 if part[0].lower() == "q" else 6
+        if n * size > 12:
+            return None  # "H3" is no half of a year
+        return (int(year) if year else None), n * size - size + 1, n * size
+    return (None, 1, 12) if "-" in m.group(0) else None  # "mid-year", "quarter-end"
+
+
+def _past(months: tuple[int | None, int, int], written: date, done: bool) -> bool:
+    """Had the stretch ended before the day `written` (one without its year: within the
+    three months before, as a day without its year, see `_lately`), or begun, for a change
+    done?"""
+    year, first, last = months
+    for y in (year,) if year is not None else (written.year, written.year - 1):
+        begun = date(y, first, 1)
+        ended = date(y + last // 12, last % 12 + 1, 1) - timedelta(days=1)
+        if done and begun <= written:
+            return True
+        if ended < written and (year is not None or (written - ended).days <= _LATELY_DAYS):
+            return y == written.year or year is not None  # last December: this one's to come?
+    return False
+
+
+def _within(months: tuple[int | None, int, int], instant: datetime, tz: str) -> bool:
+    """Is `instant` in the stretch, in the zone it is written in or the company's?"""
+    year, first, last = months
+    return any(
+        (year is None or t.year == year) and first <= t.month <= last
+        for t in (instant, instant.astimezone(qtime.zone(tz)))
     )
 
 

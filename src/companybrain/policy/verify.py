@@ -148,7 +148,7 @@ def _title_about(service: str, record: Record, org: Org) -> str:
     about `service` or no service: "Search index handover, effective 1 May" does not date
     what the record says of the billing gateway."""
     title = injection.shown_text(record.title or "")
-    if not effective.may_say_when(title):
+    if not (effective.may_say_when(title) or effective.may_name_a_stretch(title)):
         return ""
     named = template(title, org).ids(SERVICE)
     return title if not named or service in named else ""
