@@ -36,11 +36,13 @@ gateway handover, effective 1 May 2026") speaks for all the record says, and so 
 sentence, line or heading about the same service or none ("Effective 1 May 2026 the billing
 gateway changes hands. The new owner is Cora.", "- Effective: 2026-05-01"), when it says
 "effective", "from", "as of", "starting" ... a day not before the record was written (the
-title may look back; "on" and "since" are as often another day: "the outage on 3 March",
-"on the team since 2019"). Such a time is the claim's when its sentence gives none, and
-disagrees as the sentence's own would: with `effective_at`, with the sentence, or a second
-one. A day to come
-that may be another event's ("The handover happens on 1 May 2026.", "From 1 May the billing
+title may look back, and so may a `Key: value` line or front-matter field such as
+"Effective: 2026-05-01", and a sentence naming no one that says this service changes hands:
+"The billing gateway changed hands effective 1 May 2026.", written 10 May; "on" and "since"
+are as often another day: "the outage on 3 March", "on the team since 2019"). Such a time
+is the claim's when its sentence gives none, and disagrees as the sentence's own would: with
+`effective_at`, with the sentence, or a second one. A day to come that may be another
+event's ("The handover happens on 1 May 2026.", "From 1 May the billing
 gateway is on call.") leaves a claim whose sentence gives no time unclear: refused without
 `effective_at`, never moved to that day."""
 
@@ -221,19 +223,22 @@ def effective_time(
     title: str = "",
     elsewhere: tuple[str, ...] = (),
     aside: tuple[str, ...] = (),
+    back: tuple[str, ...] = (),
 ) -> datetime | str:
     """When a claim stated by `sentence` takes effect, for a record written at `at` with
     `effective_at` (None: not given), or why it is refused. `row`: the sentence is a table
     row, whose days not said to be its start are other columns' ("Last reviewed").
     `title`: the record's; `elsewhere`: its other sentences, lines and headings that date
     its change ("Effective: 2026-05-01"); `aside`: those that may give the day of something
-    else ("The review is on 5 May 2026"): a day to come there leaves it unclear."""
+    else ("The review is on 5 May 2026"): a day to come there leaves it unclear; `back`:
+    those that date its change and may look back, as the title may ("The billing gateway
+    changed hands effective 1 May 2026." written 10 May, "Effective date: 2026-05-01")."""
     try:
         stated, rest = stated_times(sentence, tz)
     except Unreadable as exc:
         return f"the quote's time {exc}"
     try:
-        around, unsure, vague = _stated_around(title, elsewhere, aside, at, tz)
+        around, unsure, vague = _stated_around(title, elsewhere, aside, back, at, tz)
     except Unreadable as exc:
         return f"the record's time {exc}"
     starts = _most_precise([*(s for s in stated if s.marked), *around], tz)
@@ -442,7 +447,12 @@ def times_said(text: str) -> int:
 
 @lru_cache(maxsize=64)  # a directory's rows share its other lines ("..., as of 2025-01-06.")
 def _stated_around(
-    title: str, elsewhere: tuple[str, ...], aside: tuple[str, ...], at: datetime, tz: str
+    title: str,
+    elsewhere: tuple[str, ...],
+    aside: tuple[str, ...],
+    back: tuple[str, ...],
+    at: datetime,
+    tz: str,
 ) -> tuple[tuple[Stated, ...], tuple[Stated, ...], str | None]:
     """The starts the title and the other texts state; the days to come they name with
     "on" or "since" (of this change, or of another event?); and a vague start (quoted, with
@@ -450,10 +460,12 @@ def _stated_around(
     found: list[Stated] = []
     unsure: list[Stated] = []
     vague = None
-    texts = [(title, "in the record's title", True, False)] if title else []
-    texts += [(text, f'in "{_shortened(text)}"', False, False) for text in elsewhere]
-    texts += [(text, f'in "{_shortened(text)}"', False, True) for text in aside]
-    for text, origin, is_title, other in texts:
+    # (text, where, is it the title, may it look back, may it be another event's day)
+    texts = [(title, "in the record's title", True, True, False)] if title else []
+    texts += [(text, f'in "{_shortened(text)}"', False, False, False) for text in elsewhere]
+    texts += [(text, f'in "{_shortened(text)}"', False, False, True) for text in aside]
+    texts += [(text, f'in "{_shortened(text)}"', False, True, False) for text in back]
+    for text, origin, is_title, looks_back, other in texts:
         stated, rest = stated_times(text, tz)
         for s in stated:
             to_come = not _before(s, at, tz) and not _agrees(s, at, tz)
@@ -464,7 +476,8 @@ def _stated_around(
             if not s.marked:
                 continue
             firm = _FIRM_START.search(text[: s.where]) and not other
-            if firm and (is_title or not _before(s, at, tz)):  # a title may look back
+            if firm and (looks_back or not _before(s, at, tz)):  # a title may look back
+                # and so may a line or sentence dating this service's change of hands
                 found.append(replace(s, origin=origin))
             elif to_come:  # "the review on 5 May", "the outage on 3 March" is past
                 unsure.append(replace(s, origin=origin))

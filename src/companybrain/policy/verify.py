@@ -178,14 +178,18 @@ def _said_around(
     owner may tell another change ("Effective 1 June the billing gateway moves to Cy"): it
     says nothing of a claim that its owner owns the service ("Bo owns the billing gateway",
     a directory's row), unless it ends then ("Ana keeps it until 31 October"), and leaves a
-    claim of a change unclear ("... transfers to Bo")."""
+    claim of a change unclear ("... transfers to Bo"). `back`: those that may date the change
+    with a day already past when the record was written, as its title may: the front-matter
+    fields, `Effective: 2026-05-01` lines, and sentences naming no one that say this service
+    changes hands ("The billing gateway changed hands effective 1 May 2026.")."""
     fields = _fields(record)
     if _times_said(record.text) <= effective.times_said(sentence):
-        return {"elsewhere": fields}  # none but the sentence's own: no need to cut the text
+        return {"back": fields}  # none but the sentence's own: no need to cut the text
     own = normalise(sentence)
     changes = None  # does the claim's sentence tell a change (asked only when needed)?
-    elsewhere: list[str] = list(fields)
+    elsewhere: list[str] = []
     aside: list[str] = []
+    back: list[str] = list(fields)
     for label, text in _may_say_when(record.text):
         said = normalise(text)
         if said in own or own in said:
@@ -202,8 +206,20 @@ def _said_around(
                 aside.append(text)
             continue
         handover = wording.states_ownership(words.text) or _CHANGES_HANDS.search(words.text)
-        (elsewhere if handover or (label and not named) else aside).append(text)
-    return {"elsewhere": tuple(elsewhere), "aside": tuple(aside)}
+        if (named and not people and _HANDS_CHANGE.search(words.text)) or (
+            label and not named and _start_field(text)
+        ):
+            back.append(text)  # the day this service changed hands, even a past one
+        else:
+            (elsewhere if handover or (label and not named) else aside).append(text)
+    return {"elsewhere": tuple(elsewhere), "aside": tuple(aside), "back": tuple(back)}
+
+
+def _start_field(line: str) -> bool:
+    """Is `line` a `Key: value` line whose key says when the record's change starts
+    ("Effective: 2026-05-01", "- Handover date: 1 May 2026")?"""
+    field = segments.field_of(line.lstrip("*_>-` "))
+    return field is not None and effective.start_column(field[0])
 
 
 def _fields(record: Record) -> tuple[str, ...]:
@@ -226,6 +242,14 @@ _A_CHANGE = re.compile(
     r"|reassign\w*|chang\w* hands|will own|becomes?|became)\b"
 )
 _CHANGES_HANDS = re.compile(r"\bchang(?:e|es|ed|ing) hands\b")
+# A sentence saying that the service's ownership changes (naming no one): the day it gives
+# as its start dates the change, even one before the record ("The billing gateway changed
+# hands effective 1 May 2026.", written 10 May).
+_HANDS_CHANGE = re.compile(
+    r"\bchang(?:e|es|ed|ing) hands\b|\bhand(?:ed|s)? ?over\b|\bhandover\b"
+    r"|\bownership\b.*\b(?:transfer\w*|chang\w*|pass\w*|mov\w*|reassign\w*)\b"
+    r"|\b(?:transfer\w*|reassign\w*)\b.*\bownership\b"
+)
 
 
 @lru_cache(maxsize=4)

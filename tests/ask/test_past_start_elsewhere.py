@@ -1,0 +1,73 @@
+"""A change control written 10 May saying "The billing gateway changed hands effective 1 May
+2026. Bo Lind now owns the billing gateway." named Bo only from 10 May: the day another
+sentence (or a line "Effective: 2026-05-01", or a front-matter field) gives was read only
+when still to come, so the directory's Kofi answered for 1-9 May, citing the directory. A
+day in the past that dates this service's change of hands, naming no one else, is the
+claim's start, as a title's is; a past day of another event or of another person's
+ownership is not ("From 1 March 2026 Ana Ruiz was the owner ...")."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from tests.ask.test_unclear_time import DIRECTORY, TEAM_ORG, change
+from tests.ingest.corpus_builder import write_corpus
+
+NOW = "2026-07-01T00:00:00Z"
+WRITTEN = "2026-05-10T09:00:00Z"
+BO = "Bo Lind now owns the billing gateway."
+
+
+def load(store: Store, settings: Settings, tmp_path: Path, text: str, **front: Any) -> None:
+    files = {"dir.md": DIRECTORY, "cc.md": change(text, at=WRITTEN, **front)}
+    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
+
+
+def owner_on(store: Store, settings: Settings, day: str) -> tuple[str | None, list[Any]]:
+    answer = ask(store, settings, f"Who owns the billing gateway on {day}?", now=NOW)
+    found = answer.result["owner"]["id"] if answer.result else None
+    return found, [(c.record, c.effective_at) for c in answer.citations]
+
+
+@pytest.mark.parametrize(
+    ("text", "front"),
+    [
+        ("The billing gateway changed hands effective 1 May 2026. " + BO, {}),
+        ("Effective 1 May 2026 ownership of the billing gateway was transferred. " + BO, {}),
+        ("- Effective: 2026-05-01\n- " + BO, {}),
+        (BO, {"effective_date": date(2026, 5, 1)}),
+    ],
+    ids=["sentence", "ownership-sentence", "line", "field"],
+)
+def test_a_past_start_of_this_change_stated_elsewhere_is_the_claims(
+    store: Store, settings: Settings, tmp_path: Path, text: str, front: dict[str, Any]
+) -> None:
+    load(store, settings, tmp_path, text, **front)
+    assert owner_on(store, settings, "2026-04-30")[0] == "kofi"
+    assert owner_on(store, settings, "2026-05-01") == ("bo", [("CC-7", "2026-05-01T00:00:00Z")])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From 1 March 2026 Ana Ruiz was the owner of the billing gateway. Ownership of the "
+        "billing gateway now transfers to Bo Lind.",
+        "Effective 1 May 2026 the billing gateway moved to the new cluster. " + BO,
+        "From 1 March 2026 the billing gateway had a different owner. " + BO,
+    ],
+    ids=["anothers-ownership", "another-event", "no-change-of-hands"],
+)
+def test_a_past_day_of_something_else_does_not_backdate_the_claim(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    load(store, settings, tmp_path, text)
+    assert owner_on(store, settings, "2026-05-09")[0] == "kofi"
+    assert owner_on(store, settings, "2026-05-10") == ("bo", [("CC-7", WRITTEN)])
