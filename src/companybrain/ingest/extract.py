@@ -318,7 +318,8 @@ def derived_links(
     # effective_time): one claim per service, without its owner, counting from the time the
     # record was written (or its effective_at, when that is earlier: a record that dates its
     # change back speaks of the days since), so that owner_of refuses from then on instead
-    # of naming the owner before it (policy/ownership.py).
+    # of naming the owner before it (policy/ownership.py); one kept until the service
+    # changes hands to someone the record does not name, from then (policy/verify.py).
     since = min(record.at, record.effective, key=to_ms)
     unclear = list(
         {
@@ -327,8 +328,8 @@ def derived_links(
                 "service": r.fact.service,
                 "reason": r.reason,
                 "quote": r.fact.quote,
-                "effective_at": iso(since),
-                "effective_ms": to_ms(since),
+                "effective_at": iso(r.fact.effective or since),
+                "effective_ms": to_ms(r.fact.effective or since),
             }
             for r in reversed(verified.unclear)
             if isinstance(r.fact, OwnershipFact)

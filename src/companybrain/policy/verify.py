@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime
 from functools import lru_cache
 
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal, Rejection, Verified
@@ -81,10 +81,13 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
             if key in seen:
                 raise Refused(DUPLICATE, "the same owner and service were already kept from it")
             try:
-                keep.append(_in_effect(fact, record, org, parts=parts))
+                in_effect, ends = _in_effect(fact, record, org, parts=parts)
             except Refused as refusal:  # an owner from a time that cannot be read
                 unclear.append(Rejection(record.id, fact, refusal.check, refusal.reason))
                 raise
+            keep.append(in_effect)
+            if ends is not None:  # the owner from then on cannot be read
+                unclear.append(Rejection(record.id, ends[0], EFFECTIVE_TIME, ends[1]))
             seen.add(key)
         except Refused as refusal:
             rejected.append(Rejection(record.id, fact, refusal.check, refusal.reason))
@@ -100,28 +103,56 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
 
 def _in_effect(
     fact: OwnershipFact, record: Record, org: Org, *, parts: bool = True
-) -> OwnershipFact:
+) -> tuple[OwnershipFact, tuple[OwnershipFact, str] | None]:
     """`fact` with the time it takes effect: the record's, unless the sentence it is quoted
     from (read whole, whoever cut the quote) states its own ("Effective 1 May 2026, ...");
     refused when the two disagree or the sentence names no one time (policy/effective.py).
     `parts`: as for check_ownership (the rules' quotes are whole: a fifth of extraction's
-    time went to cutting every record into sentences again to find that out)."""
+    time went to cutting every record into sentences again to find that out).
+
+    With it, when the record says the service changes hands later, naming no one, and
+    `fact` tells who owns it, not a change (a directory's row beside "Effective 1 June 2026
+    the billing gateway changes hands."): `fact` from then on, with why its owner cannot be
+    read (None: it lasts). Such a day already past when written is the claim's start."""
     sentence = (_sentence_around(fact.quote, record) if parts else None) or fact.quote
     row = _table_row(fact.quote, record)
-    when = effective.effective_time(
-        _without_others(
-            injection.shown_text(_with_start_columns(*row) if row else sentence), fact, org
-        ),
-        record.at,
-        record.effective_at,
-        org.timezone,
-        row=row is not None,
-        title=_title_about(fact.service, record, org),
-        **_said_around(fact, sentence, record, org),
+    around = _said_around(
+        fact, sentence, record, org, tells=" ".join(row[0].header) + sentence if row else sentence
     )
+    hands = around.pop("hands", ())
+    ends = None
+    if hands:
+        change = effective.effective_time("", record.at, None, org.timezone, back=hands)
+        if isinstance(change, datetime) and change > record.at:
+            ends = change
+        else:
+            around["back"] = (*around.get("back", ()), *hands)
+
+    def when_said(around: dict[str, tuple[str, ...]]) -> datetime | str:
+        return effective.effective_time(
+            _without_others(
+                injection.shown_text(_with_start_columns(*row) if row else sentence), fact, org
+            ),
+            record.at,
+            record.effective_at,
+            org.timezone,
+            row=row is not None,
+            title=_title_about(fact.service, record, org),
+            **around,
+        )
+
+    when = when_said(around)
+    if ends is not None and not (isinstance(when, datetime) and ends > when):
+        ends, when = None, when_said({**around, "back": (*around.get("back", ()), *hands)})
     if isinstance(when, str):
         raise Refused(EFFECTIVE_TIME, when)
-    return replace(fact, effective=when)
+    if ends is None:
+        return replace(fact, effective=when), None
+    why = (
+        f'who owns it once it changes hands cannot be read: the record says "'
+        f'{" ".join(hands[0].split())}" and does not say to whom'
+    )
+    return replace(fact, effective=when), (replace(fact, effective=ends), why)
 
 
 def _without_others(sentence: str, fact: OwnershipFact, org: Org) -> str:
@@ -166,7 +197,7 @@ def _with_start_columns(table: segments.Table, cells: tuple[str, ...]) -> str:
 
 
 def _said_around(
-    fact: OwnershipFact, sentence: str, record: Record, org: Org
+    fact: OwnershipFact, sentence: str, record: Record, org: Org, *, tells: str = ""
 ) -> dict[str, tuple[str, ...]]:
     """The record's other sentences, lines and headings that may say when its change starts:
     `elsewhere`, those that date the change ("Effective 1 May 2026 the billing gateway
@@ -181,15 +212,19 @@ def _said_around(
     claim of a change unclear ("... transfers to Bo"). `back`: those that may date the change
     with a day already past when the record was written, as its title may: the front-matter
     fields, `Effective: 2026-05-01` lines, and sentences naming no one that say this service
-    changes hands ("The billing gateway changed hands effective 1 May 2026.")."""
+    changes hands ("The billing gateway changed hands effective 1 May 2026."); `hands`: those
+    sentences, beside a claim that tells who owns the service, not a change (`tells`: its
+    sentence, or its row after the table's header), which may tell when it ends instead."""
     fields = _fields(record)
     if _times_said(record.text) <= effective.times_said(sentence):
         return {"back": fields}  # none but the sentence's own: no need to cut the text
     own = normalise(sentence)
     changes = None  # does the claim's sentence tell a change (asked only when needed)?
+    tells_change = None  # and with its table's header, for a row
     elsewhere: list[str] = []
     aside: list[str] = []
     back: list[str] = list(fields)
+    hands: list[str] = []
     for label, text in _may_say_when(record.text):
         said = normalise(text)
         if said in own or own in said:
@@ -206,13 +241,20 @@ def _said_around(
                 aside.append(text)
             continue
         handover = wording.states_ownership(words.text) or _CHANGES_HANDS.search(words.text)
+        if not people and not _start_field(text) and _HANDS_CHANGE.search(words.text):
+            if tells_change is None:
+                tells_change = bool(_A_CHANGE.search(template(tells or sentence, org).text))
+            if not tells_change:  # "| Billing Gateway | Ana Ruiz |": Ana's until then
+                hands.append(text)
+                continue
         if (named and not people and _HANDS_CHANGE.search(words.text)) or (
             label and not named and _start_field(text)
         ):
             back.append(text)  # the day this service changed hands, even a past one
         else:
             (elsewhere if handover or (label and not named) else aside).append(text)
-    return {"elsewhere": tuple(elsewhere), "aside": tuple(aside), "back": tuple(back)}
+    around = {"elsewhere": tuple(elsewhere), "aside": tuple(aside), "back": tuple(back)}
+    return {**around, "hands": tuple(hands)} if hands else around
 
 
 def _start_field(line: str) -> bool:
@@ -246,7 +288,7 @@ _CHANGES_HANDS = re.compile(r"\bchang(?:e|es|ed|ing) hands\b")
 # as its start dates the change, even one before the record ("The billing gateway changed
 # hands effective 1 May 2026.", written 10 May).
 _HANDS_CHANGE = re.compile(
-    r"\bchang(?:e|es|ed|ing) hands\b|\bhand(?:ed|s)? ?over\b|\bhandover\b"
+    r"\bchang(?:e|es|ed|ing) hands\b|\bhand(?:ed|s)? ?over\b|\bhandover\b|\bnew owner\b"
     r"|\bownership\b.*\b(?:transfer\w*|chang\w*|pass\w*|mov\w*|reassign\w*)\b"
     r"|\b(?:transfer\w*|reassign\w*)\b.*\bownership\b"
 )
