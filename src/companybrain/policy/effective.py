@@ -26,10 +26,11 @@ With `effective_at`, a month, quarter or year the sentence names must hold it (i
 zone `effective_at` is written in or the company's): "in November 2026" agrees with
 2026-11-16, "in November" with a day of any November; other vague words are settled by it.
 
-Past-pointing vague words ("has owned it since March", "took it over in April") keep the
-record's time: what it states is true when it was written, and so does a vague time in a
-clause of its own about a duty or an absence and no change ("Kofi owns it and will be on
-call next week").
+Past-pointing vague words ("has owned it since March", "took it over in April") and the
+past day of something else done ("We agreed on 3 March 2026 that Bo owns it", written
+later) keep the record's time: what it states is true when it was written, and so does a
+vague time in a clause of its own about a duty or an absence and no change ("Kofi owns it
+and will be on call next week").
 
 The rest of the record is read too, for when its change starts: its title ("Billing
 gateway handover, effective 1 May 2026") speaks for all the record says, and so does another
@@ -268,6 +269,8 @@ def effective_time(
                 )
         return effective_at
     undated = [] if row else [s for s in stated if s.dated and not s.marked]
+    # "We agreed on 3 March 2026 that Bo owns it", written later: true when written
+    undated = [s for s in undated if not _done_before(s, sentence, at, tz)]
     if undated:
         return (
             f'the quote names "{undated[0].phrase}" and does not say it takes effect then; '
@@ -311,6 +314,17 @@ def effective_time(
             "not one day; the record has no effective_at to tell when"
         )
     return at
+
+
+def _done_before(s: Stated, sentence: str, at: datetime, tz: str) -> bool:
+    """Is `s` the day something else was done by the day the record was written ("agreed on",
+    "decided on", "announced on" a past day)? What the sentence states of that day's
+    outcome holds when it was written; the day is not said to be its start."""
+    return (
+        s.day is not None
+        and bool(_OTHER_EVENT_ON.search(sentence[: s.where]))
+        and (_before(s, at, tz) or _agrees(s, at, tz))
+    )
 
 
 def _of_another_clause(text: str, later: re.Match[str]) -> bool:
