@@ -57,6 +57,8 @@ def refused_citing_the_change(answer: Answer) -> bool:
         "Ownership of the billing gateway will transfer to Cora Ng in due course.",
         "Bo Lind will own the billing gateway after the migration.",
         "Once the audit closes, ownership of the billing gateway transfers to Bo Lind.",
+        "Bo Lind takes over the billing gateway when Ana Ruiz leaves.",
+        "Ownership of the billing gateway transfers to Bo Lind, pending approval.",
         "Ownership of the billing gateway transfers to Cora Ng in early May.",
         "Ownership of the billing gateway transfers to Cora Ng in mid-2027.",
         "Ownership of the billing gateway transfers to Cora Ng in H2.",
@@ -96,3 +98,12 @@ def test_a_stretch_in_the_past_or_no_start_at_all_keeps_the_records_time(
 ) -> None:
     load(store, settings, tmp_path, change(sentence))
     assert owner(on(store, settings, "2026-04-01")) == "cora"
+
+
+def test_a_month_gone_this_year_in_a_sentence_telling_no_change_keeps_the_records_time(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """Written in July, "reviewed in March" is this year's March, not a start to come."""
+    text = "Cora Ng owns the billing gateway, reviewed in March."
+    load(store, settings, tmp_path, change(text, at="2026-07-15T09:00:00Z"))
+    assert owner(on(store, settings, "2026-07-15")) == "cora"

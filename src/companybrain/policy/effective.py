@@ -144,8 +144,8 @@ _SOMETIME = re.compile(
     r"|quarter|half|year|sprint)"
     r"|(?:first|second)\s+half|(?:early|mid|late)\s+(?:week|month|quarter|year)"
     r"|(?:week|month|quarter|year)\s+end"
-    r"|(?P<cond>(?:once|as\s+soon\s+as|upon|pending|subject\s+to)(?:\s+\w+){1,3}"
-    r"|(?:after|when|following)\s+(?:the|a|an|its|our|their|this|that)\s+\w+))\b",
+    r"|(?P<cond>(?:once|as\s+soon\s+as|upon|pending|subject\s+to|after|when|following)"
+    r"(?:\s+\w+){1,3}))\b",
     re.I,
 )
 # A sentence telling a change still to come ("will own", "transfers to"), or one done
@@ -354,17 +354,18 @@ def _no_one_day(
     closes"), each with its months (year or None, first, last) when it is a stretch of
     the calendar. A stretch that ended before, or one that had begun for a change done
     ("took over in April"), is in the past: what the sentence says holds when written."""
-    done = bool(_DONE.search(rest)) and not _TO_COME.search(rest)
+    to_come = bool(_TO_COME.search(rest))
+    done = bool(_DONE.search(rest)) and not to_come
     written = at.astimezone(qtime.zone(tz)).date()
     periods = [*_PERIOD.finditer(rest), *_PERIOD_HYPHENATED.finditer(sentence)]
     for m in sorted(periods, key=lambda m: m.start()):
         months = _months(m)
-        if months is not None and not _past(months, written, done):
+        if months is not None and not _past(months, written, done, to_come):
             yield m, months
     for m in _SOMETIME.finditer(rest):
         if re.search(r"\bsince\s*$", rest[: m.start()], re.I):
             continue  # "has owned it since the start of the year"
-        if done or (m["cond"] and not _TO_COME.search(rest)):
+        if done or (m["cond"] and not to_come):
             continue  # "took it over this week", "Bo owns it; page him when the alert fires"
         yield m, None
 
@@ -406,17 +407,20 @@ def _months(m: re.Match[str]) -> tuple[int | None, int, int] | None:
     return (None, 1, 12) if "-" in m.group(0) else None  # "mid-year", "quarter-end"
 
 
-def _past(months: tuple[int | None, int, int], written: date, done: bool) -> bool:
-    """Had the stretch ended before the day `written` (one without its year: within the
-    three months before, as a day without its year, see `_lately`), or begun, for a change
-    done?"""
+def _past(months: tuple[int | None, int, int], written: date, done: bool, to_come: bool) -> bool:
+    """Had the stretch ended before the day `written` (one without its year: this year,
+    or within the three months before, as a day without its year, see `_lately`, for a
+    change to come: "transfers to Cora in March" written in July may be next March), or
+    begun, for a change done?"""
     year, first, last = months
     for y in (year,) if year is not None else (written.year, written.year - 1):
         begun = date(y, first, 1)
         ended = date(y + last // 12, last % 12 + 1, 1) - timedelta(days=1)
         if done and begun <= written:
             return True
-        if ended < written and (year is not None or (written - ended).days <= _LATELY_DAYS):
+        if ended < written and (
+            year is not None or not to_come or (written - ended).days <= _LATELY_DAYS
+        ):
             return y == written.year or year is not None  # last December: this one's to come?
     return False
 
