@@ -107,3 +107,32 @@ def test_a_month_gone_this_year_in_a_sentence_telling_no_change_keeps_the_record
     text = "Cora Ng owns the billing gateway, reviewed in March."
     load(store, settings, tmp_path, change(text, at="2026-07-15T09:00:00Z"))
     assert owner(on(store, settings, "2026-07-15")) == "cora"
+
+
+TRANSFER = "Ownership of the billing gateway transfers to Bo Lind."
+
+
+@pytest.mark.parametrize(
+    ("text", "front"),
+    [
+        (TRANSFER, {"title": "Billing gateway handover in November"}),
+        ("The handover happens in November.\n\n" + TRANSFER, {}),
+        ("- Effective: November 2026\n- " + TRANSFER, {}),
+        ("The billing gateway handover is planned for Q3.\n\n" + TRANSFER, {}),
+    ],
+    ids=["title", "sentence", "line", "planned"],
+)
+def test_a_start_that_is_no_one_day_elsewhere_in_the_record_refuses_from_its_day(
+    store: Store, settings: Settings, tmp_path: Path, text: str, front: dict[str, str]
+) -> None:
+    load(store, settings, tmp_path, change(text, **front))
+    assert owner(on(store, settings, "2026-03-31")) == "kofi"
+    assert refused_citing_the_change(on(store, settings, "2026-04-15"))
+
+
+def test_a_heading_or_another_events_month_leaves_the_change_at_the_records_time(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    text = "## Month-end\n\nThe team offsite is in November.\n\n" + TRANSFER
+    load(store, settings, tmp_path, change(text))
+    assert owner(on(store, settings, "2026-04-01")) == "bo"

@@ -116,7 +116,7 @@ _PART_OF = (
 )
 _PERIOD = re.compile(
     r"\b(?:(?:in|during|by|before|from|after|around|throughout|starting|beginning|commencing"
-    rf"|effective|as\s+of|as\s+from)\s+(?:the\s+)?(?:month\s+of\s+)?{_PART_OF}?|{_PART_OF})"
+    rf"|effective|as\s+of|as\s+from)(?:\s*:)?\s+(?:the\s+)?(?:month\s+of\s+)?{_PART_OF}?|{_PART_OF})"
     rf"(?:(?P<month>{_MONTH_NAMES})\b(?:\s*,?\s*(?P<myear>(?:19|20)\d\d)\b)?"
     r"|(?P<year>(?:19|20)\d\d)\b)"
     r"|\b(?P<part>[qh][1-4])\b(?:\s*(?:of\s+)?(?P<pyear>(?:19|20)\d\d)\b)?",
@@ -153,7 +153,7 @@ _SOMETIME = re.compile(
 # unclear, and a stretch of time that has begun ("took over in April") is past for the second.
 _TO_COME = re.compile(
     r"\b(?:will|shall|is\s+to|are\s+to|going\s+to|transfers|moves|passes|goes|hands|takes"
-    r"|changes\s+hands|becomes)\b|'ll\b",
+    r"|changes\s+hands|becomes|happens|takes\s+place|planned|scheduled)\b|'ll\b",
     re.I,
 )
 _DONE = re.compile(
@@ -250,7 +250,6 @@ def effective_time(
             f"({named}); a claim takes effect at one time: state each change in a record of "
             "its own"
         )
-    vague = vague or _vague_title(title, at, tz)
     periods = list(_no_one_day(rest, sentence, at, tz))
     if effective_at is not None:
         for m, months in periods:  # "in November 2026", effective_at 2026-11-16: agrees
@@ -370,22 +369,14 @@ def _no_one_day(
         yield m, None
 
 
-def _vague_title(title: str, at: datetime, tz: str) -> str | None:
-    """A start the record's title gives as no one day ("Billing gateway handover in Q3"),
-    quoted, with where it is."""
-    if not title or not may_name_a_stretch(title):
-        return None
-    try:
-        rest = stated_times(title, tz)[1]
-    except Unreadable:
-        return None  # refused as the record's time, by _stated_around
-    found = next(_no_one_day(rest, title, at, tz), None)
-    return f'"{" ".join(found[0].group(0).split())}" in the record\'s title' if found else None
-
-
 def may_name_a_stretch(text: str) -> bool:
     """Could `text` give a start as no one day ("in November", "soon")? (A cheap test.)"""
     return any(p.search(text) for p in (_PERIOD, _PERIOD_HYPHENATED, _SOMETIME))
+
+
+def stretches_said(text: str) -> int:
+    """How many such times `text` may name (see `may_name_a_stretch`)."""
+    return sum(1 for p in (_PERIOD, _PERIOD_HYPHENATED, _SOMETIME) for _ in p.finditer(text))
 
 
 def _months(m: re.Match[str]) -> tuple[int | None, int, int] | None:
@@ -502,6 +493,15 @@ def _stated_around(
         later = _LATER.search(rest)
         if vague is None and later and (is_title or _firm_before(rest, later)):
             vague = f'"{" ".join(later.group(0).split())}" {origin}'
+        # "The handover happens in November.", "Effective: November 2026" (not "## Month-end")
+        if vague is None and may_name_a_stretch(text):
+            telling = is_title or (not other and bool(_TO_COME.search(rest)))
+            stretch = next(
+                (m for m, _ in _no_one_day(rest, text, at, tz) if telling or _firm_before(rest, m)),
+                None,
+            )
+            if stretch is not None:
+                vague = f'"{" ".join(stretch.group(0).split())}" {origin}'
     return tuple(found), tuple(unsure), vague
 
 

@@ -216,7 +216,9 @@ def _said_around(
     sentences, beside a claim that tells who owns the service, not a change (`tells`: its
     sentence, or its row after the table's header), which may tell when it ends instead."""
     fields = _fields(record)
-    if _times_said(record.text) <= effective.times_said(sentence):
+    if _times_said(record.text) <= effective.times_said(sentence) and _stretches_said(
+        record.text
+    ) <= effective.stretches_said(sentence):
         return {"back": fields}  # none but the sentence's own: no need to cut the text
     own = normalise(sentence)
     changes = None  # does the claim's sentence tell a change (asked only when needed)?
@@ -240,7 +242,7 @@ def _said_around(
             if changes or effective.says_until(text):  # "Ana keeps it until 31 October"
                 aside.append(text)
             continue
-        handover = wording.states_ownership(words.text) or _CHANGES_HANDS.search(words.text)
+        handover = wording.states_ownership(words.text) or _HANDS_CHANGE.search(words.text)
         if not people and not _start_field(text) and _HANDS_CHANGE.search(words.text):
             if tells_change is None:
                 tells_change = bool(_A_CHANGE.search(template(tells or sentence, org).text))
@@ -277,13 +279,13 @@ def _fields(record: Record) -> tuple[str, ...]:
 
 
 _times_said = lru_cache(maxsize=4)(effective.times_said)  # asked once per fact of a record
+_stretches_said = lru_cache(maxsize=4)(effective.stretches_said)
 # A sentence telling a change of owner, not who owns a service ("transfers to Bo").
 _A_CHANGE = re.compile(
     r"\b(?:transfer\w*|hand\w*|(?:take|takes|taken|taking|took) over|new owner|incoming"
     r"|successor|(?:move|moves|moved|moving|pass|passes|passed|passing|goes|went) to"
     r"|reassign\w*|chang\w* hands|will own|becomes?|became)\b"
 )
-_CHANGES_HANDS = re.compile(r"\bchang(?:e|es|ed|ing) hands\b")
 # A sentence saying that the service's ownership changes (naming no one): the day it gives
 # as its start dates the change, even one before the record ("The billing gateway changed
 # hands effective 1 May 2026.", written 10 May).
@@ -303,6 +305,7 @@ def _may_say_when(text: str) -> tuple[tuple[bool, str], ...]:
         (u.kind == segments.HEADING or segments.field_of(u.text) is not None, shown)
         for u in segments.units(text)
         if effective.may_say_when(shown := injection.shown_text(u.text))
+        or effective.may_name_a_stretch(shown)
     )
 
 
