@@ -144,10 +144,12 @@ _SOMETIME = re.compile(
     r"|quarter|half|year|sprint)"
     r"|(?:first|second)\s+half|(?:early|mid|late)\s+(?:week|month|quarter|year)"
     r"|(?:week|month|quarter|year)\s+end"
-    r"|(?P<cond>(?:once|as\s+soon\s+as|upon|pending|subject\s+to|after|when|following)"
-    r"(?:\s+\w+){1,3}))\b",
+    r"|(?P<cond>(?:once|as\s+soon\s+as|upon|pending|subject\s+to)(?:\s+\w+){1,3}))\b",
     re.I,
 )
+# The same with words too common to have a record cut for them: read in a claim's sentence
+# (and in a text cut for another reason), "takes over when Ana Ruiz leaves".
+_AFTER = re.compile(r"\b(?P<cond>(?:after|when|following)(?:\s+\w+){1,3})\b", re.I)
 # A sentence telling a change still to come ("will own", "transfers to"), or one done
 # ("took over", "has owned"): a condition ("once the audit closes") leaves only the first
 # unclear, and a stretch of time that has begun ("took over in April") is past for the second.
@@ -361,7 +363,7 @@ def _no_one_day(
         months = _months(m)
         if months is not None and not _past(months, written, done, to_come):
             yield m, months
-    for m in _SOMETIME.finditer(rest):
+    for m in sorted([*_SOMETIME.finditer(rest), *_AFTER.finditer(rest)], key=lambda m: m.start()):
         if re.search(r"\bsince\s*$", rest[: m.start()], re.I):
             continue  # "has owned it since the start of the year"
         if done or (m["cond"] and not to_come):
