@@ -119,8 +119,10 @@ TRANSFER = "Ownership of the billing gateway transfers to Bo Lind."
         ("The handover happens in November.\n\n" + TRANSFER, {}),
         ("- Effective: November 2026\n- " + TRANSFER, {}),
         ("The billing gateway handover is planned for Q3.\n\n" + TRANSFER, {}),
+        ("The handover happens next month.\n\n" + TRANSFER, {}),
+        ("Bo Lind owns the billing gateway. The billing gateway changes hands next month.", {}),
     ],
-    ids=["title", "sentence", "line", "planned"],
+    ids=["title", "sentence", "line", "planned", "next-month", "state-then-next-month"],
 )
 def test_a_start_that_is_no_one_day_elsewhere_in_the_record_refuses_from_its_day(
     store: Store, settings: Settings, tmp_path: Path, text: str, front: dict[str, str]

@@ -492,12 +492,13 @@ def _stated_around(
                 found.append(replace(s, origin=origin))
             elif to_come:  # "the review on 5 May", "the outage on 3 March" is past
                 unsure.append(replace(s, origin=origin))
+        # a text about the change telling something to come: "The handover happens in
+        # November.", "The billing gateway changes hands next month." (not "## Month-end")
+        telling = is_title or (not other and bool(_TO_COME.search(rest)))
         later = _LATER.search(rest)
-        if vague is None and later and (is_title or _firm_before(rest, later)):
+        if vague is None and later and (telling or _firm_before(rest, later)):
             vague = f'"{" ".join(later.group(0).split())}" {origin}'
-        # "The handover happens in November.", "Effective: November 2026" (not "## Month-end")
-        if vague is None and may_name_a_stretch(text):
-            telling = is_title or (not other and bool(_TO_COME.search(rest)))
+        if vague is None and may_name_a_stretch(text):  # "Effective: November 2026"
             stretch = next(
                 (m for m, _ in _no_one_day(rest, text, at, tz) if telling or _firm_before(rest, m)),
                 None,
