@@ -138,3 +138,11 @@ def test_a_heading_or_another_events_month_leaves_the_change_at_the_records_time
     text = "## Month-end\n\nThe team offsite is in November.\n\n" + TRANSFER
     load(store, settings, tmp_path, change(text))
     assert owner(on(store, settings, "2026-04-01")) == "bo"
+
+
+def test_a_month_in_a_clause_about_a_duty_does_not_disagree_with_effective_at(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    text = "Cora Ng owns the billing gateway and will be on leave in November."
+    load(store, settings, tmp_path, change(text, effective_at="2026-04-01T09:00:00Z"))
+    assert owner(on(store, settings, "2026-04-01")) == "cora"

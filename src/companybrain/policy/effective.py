@@ -252,7 +252,7 @@ def effective_time(
             f"({named}); a claim takes effect at one time: state each change in a record of "
             "its own"
         )
-    periods = list(_no_one_day(rest, sentence, at, tz))
+    periods = [p for p in _no_one_day(rest, sentence, at, tz) if not _of_another_clause(rest, p[0])]
     if effective_at is not None:
         for m, months in periods:  # "in November 2026", effective_at 2026-11-16: agrees
             if months is not None and not _within(months, effective_at, tz):
@@ -284,7 +284,7 @@ def effective_time(
         )
     found = next((m for m in _LATER.finditer(rest) if not _of_another_clause(rest, m)), None)
     if found is None:
-        found = next((m for m, _ in periods if not _of_another_clause(rest, m)), None)
+        found = next((m for m, _ in periods), None)
     later = f'"{" ".join(found.group(0).split())}"' if found else vague
     if starts and later:  # "since 1 March 2026 Ben owns it; next month it moves to Cora"
         return (
