@@ -146,3 +146,17 @@ def test_a_month_in_a_clause_about_a_duty_does_not_disagree_with_effective_at(
     text = "Cora Ng owns the billing gateway and will be on leave in November."
     load(store, settings, tmp_path, change(text, effective_at="2026-04-01T09:00:00Z"))
     assert owner(on(store, settings, "2026-04-01")) == "cora"
+
+
+def test_a_stretch_in_another_column_of_a_row_does_not_date_it(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """A directory row "| Billing Gateway | Bo Lind | Q3 2026 |" under "Next review" was
+    refused as a start that is no one day; under "Effective" it still is."""
+    rows = "| Service | Owner | {} |\n| --- | --- | --- |\n"
+    rows += "| Billing Gateway | Bo Lind | Q3 2026 |\n"
+    load(store, settings, tmp_path, change(rows.format("Next review"), kind="service_directory"))
+    assert owner(on(store, settings, "2026-04-01")) == "bo"
+    load(store, settings, tmp_path, change(rows.format("Effective"), kind="service_directory"))
+    answer = on(store, settings, "2026-04-01")
+    assert answer.refusal is not None and answer.refusal.code is RefusalCode.MISSING_PROVENANCE

@@ -252,7 +252,14 @@ def effective_time(
             f"({named}); a claim takes effect at one time: state each change in a record of "
             "its own"
         )
-    periods = [p for p in _no_one_day(rest, sentence, at, tz) if not _of_another_clause(rest, p[0])]
+    # a table row's stretches are another column's ("Next review: Q3 2026") unless said to
+    # be its start ("Effective: Q3 2026") or in a cell telling a change ("moves to Cy in May")
+    telling = not row or bool(_TO_COME.search(rest))
+    periods = [
+        p
+        for p in _no_one_day(rest, sentence, at, tz)
+        if not _of_another_clause(rest, p[0]) and (telling or _firm_before(rest, p[0]))
+    ]
     if effective_at is not None:
         for m, months in periods:  # "in November 2026", effective_at 2026-11-16: agrees
             if months is not None and not _within(months, effective_at, tz):
