@@ -71,3 +71,19 @@ def test_a_past_day_of_something_else_does_not_backdate_the_claim(
     load(store, settings, tmp_path, text)
     assert owner_on(store, settings, "2026-05-09")[0] == "kofi"
     assert owner_on(store, settings, "2026-05-10") == ("bo", [("CC-7", WRITTEN)])
+
+
+def test_a_past_day_without_its_year_is_this_years(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """ "Effective 1 May, ownership ... transfers to Bo Lind." written 10 May named Bo only
+    from 10 May (a day without its year, of the three months before, was taken to hold
+    when written): Kofi answered for 1-9 May. It is this year's 1 May."""
+    load(
+        store,
+        settings,
+        tmp_path,
+        "Effective 1 May, ownership of the billing gateway transfers to Bo Lind.",
+    )
+    assert owner_on(store, settings, "2026-04-30")[0] == "kofi"
+    assert owner_on(store, settings, "2026-05-01") == ("bo", [("CC-7", "2026-05-01T00:00:00Z")])

@@ -36,7 +36,7 @@ def utc(text: str) -> datetime:
         ("Cora Lind has owned the billing gateway since March.", "2026-04-01T09:00:00+00:00"),
         ("Effective 1 April, Cora owns it.", "2026-04-01T09:00:00+00:00"),  # the day written
         ("It is handed over to Cora on Wednesday.", "2026-04-01T09:00:00+00:00"),  # that day
-        ("Cora owns it from 20 January.", "2026-04-01T09:00:00+00:00"),  # lately, any year
+        ("Cora owns it from 20 January.", "2026-01-20T00:00:00+00:00"),  # lately: that day
         # the day of something else, with no year
         ("As announced on 21 March, Cora owns it.", "2026-04-01T09:00:00+00:00"),
     ],

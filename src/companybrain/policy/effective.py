@@ -14,7 +14,7 @@ April. So the words are read, as strictly as a question's dates (policy/time.py)
   refused, a claim takes effect at one time;
 - without `effective_at`, a start that is no one day ("next Monday", "in two weeks",
   "from Q3", "on 1 December" with no year, unless it is one of the three months before the
-  record was written: then it holds when written, whatever year it meant), a stretch of
+  record was written: then it is that day, "from 1 May" written 10 May), a stretch of
   the calendar not over when it was written ("in November", "in 2027", "mid-2027", "H2"),
   some time to come ("soon", "in due course", "at the end of the quarter") or a condition
   of a change to come ("once the audit closes", "will own it after the migration"), or
@@ -310,8 +310,10 @@ def effective_time(
             return start.instant
         if start.day is not None:
             return start_of_day(start.day, tz)
-        if _agrees(start, at, tz) or _lately(start, at, tz):
-            return at  # "effective 14 October" written that day, or "from 30 September"
+        if _agrees(start, at, tz):
+            return at  # "effective 14 October" written that day
+        if (past := _lately_day(start, at, tz)) is not None:
+            return start_of_day(past, tz)  # "from 1 May" written 10 May: this year's
         return (
             f"the {_whose(start)} says it takes effect {_said(start)}, which is not one day "
             "(no year); the record has no effective_at to tell when"
@@ -710,17 +712,21 @@ def _key(s: Stated) -> object:
 
 
 def _lately(s: Stated, at: datetime, tz: str) -> bool:
-    """Is a day without its year one of the last three months before `at`? Then what the
-    sentence says holds when it was written, whichever year it meant (a start before
-    that, or after `at`, may be next year's)."""
+    """Is a day without its year one of the last three months before `at`? Then it is
+    that past day (a start before that, or after `at`, may be next year's)."""
+    return _lately_day(s, at, tz) is not None
+
+
+def _lately_day(s: Stated, at: datetime, tz: str) -> date | None:
+    """The day of the last three months before `at` a day without its year is, if one."""
     if s.month_day is None:
-        return False
+        return None
     written = at.astimezone(qtime.zone(tz)).date()
     for year in (written.year, written.year - 1):
         day = qtime._day(year, *s.month_day)
         if day is not None and 0 <= (written - day).days <= _LATELY_DAYS:
-            return True
-    return False
+            return day
+    return None
 
 
 _LATELY_DAYS = 92
