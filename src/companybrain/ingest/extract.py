@@ -276,6 +276,25 @@ def subject_names(org: Org) -> SubjectNames:
     return _subjects[0][1]
 
 
+def _unclear_claims(record: Record, verified: Verified) -> list[dict[str, Any]]:
+    """See derived_links: one claim per service, without its owner, whose time is unclear."""
+    since = min(record.at, record.effective, key=to_ms)
+    return list(
+        {
+            f"{record.id}|{r.fact.service}|(time unclear)": {
+                "id": f"{record.id}|{r.fact.service}|(time unclear)",
+                "service": r.fact.service,
+                "reason": r.reason,
+                "quote": r.fact.quote,
+                "effective_at": iso(r.fact.effective or since),
+                "effective_ms": to_ms(r.fact.effective or since),
+            }
+            for r in reversed(verified.unclear)
+            if isinstance(r.fact, OwnershipFact)
+        }.values()
+    )
+
+
 def derived_links(
     record: Record, org: Org, verified: Verified, proposal: Proposal
 ) -> dict[str, Any]:
@@ -320,21 +339,7 @@ def derived_links(
     # change back speaks of the days since), so that owner_of refuses from then on instead
     # of naming the owner before it (policy/ownership.py); one kept until the service
     # changes hands to someone the record does not name, from then (policy/verify.py).
-    since = min(record.at, record.effective, key=to_ms)
-    unclear = list(
-        {
-            f"{record.id}|{r.fact.service}|(time unclear)": {
-                "id": f"{record.id}|{r.fact.service}|(time unclear)",
-                "service": r.fact.service,
-                "reason": r.reason,
-                "quote": r.fact.quote,
-                "effective_at": iso(r.fact.effective or since),
-                "effective_ms": to_ms(r.fact.effective or since),
-            }
-            for r in reversed(verified.unclear)
-            if isinstance(r.fact, OwnershipFact)
-        }.values()
-    )
+    unclear = _unclear_claims(record, verified) if verified.unclear else []
     decisions = [
         {
             "id": record.id,

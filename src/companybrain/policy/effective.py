@@ -364,15 +364,18 @@ def _no_one_day(
     closes"), each with its months (year or None, first, last) when it is a stretch of
     the calendar. A stretch that ended before, or one that had begun for a change done
     ("took over in April"), is in the past: what the sentence says holds when written."""
+    periods = [*_PERIOD.finditer(rest), *_PERIOD_HYPHENATED.finditer(sentence)]
+    sometime = [*_SOMETIME.finditer(rest), *_AFTER.finditer(rest)]
+    if not periods and not sometime:
+        return  # most sentences: none
     to_come = bool(_TO_COME.search(rest))
     done = bool(_DONE.search(rest)) and not to_come
     written = at.astimezone(qtime.zone(tz)).date()
-    periods = [*_PERIOD.finditer(rest), *_PERIOD_HYPHENATED.finditer(sentence)]
     for m in sorted(periods, key=lambda m: m.start()):
         months = _months(m)
         if months is not None and not _past(months, written, done, to_come):
             yield m, months
-    for m in sorted([*_SOMETIME.finditer(rest), *_AFTER.finditer(rest)], key=lambda m: m.start()):
+    for m in sorted(sometime, key=lambda m: m.start()):
         if re.search(r"\bsince\s*$", rest[: m.start()], re.I):
             continue  # "has owned it since the start of the year"
         if done or (m["cond"] and not to_come):
