@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import lru_cache
 
@@ -227,30 +227,27 @@ def _said_around(
     aside: list[str] = []
     back: list[str] = list(fields)
     hands: list[str] = []
-    for label, text in _may_say_when(record.text):
-        said = normalise(text)
-        if said in own or own in said:
+    for unit in _units_saying_when(record.text, org):
+        label, text, named, people = unit.label, unit.text, unit.named, unit.people
+        if unit.said in own or own in unit.said:
             continue
-        words = template(text, org)
-        named = words.ids(SERVICE)
         if named and fact.service not in named:
             continue
-        people = words.ids(PERSON)
         if people and fact.owner not in people:  # another's change?
             if changes is None:
                 changes = bool(_A_CHANGE.search(template(sentence, org).text))
             if changes or effective.says_until(text):  # "Ana keeps it until 31 October"
                 aside.append(text)
             continue
-        handover = wording.states_ownership(words.text) or _HANDS_CHANGE.search(words.text)
-        if not people and not _start_field(text) and _HANDS_CHANGE.search(words.text):
+        handover = unit.states_ownership or unit.hands_change
+        if not people and not unit.start_field and unit.hands_change:
             if tells_change is None:
                 tells_change = bool(_A_CHANGE.search(template(tells or sentence, org).text))
             if not tells_change:  # "| Billing Gateway | Ana Ruiz |": Ana's until then
                 hands.append(text)
                 continue
-        if (named and not people and _HANDS_CHANGE.search(words.text)) or (
-            label and not named and _start_field(text)
+        if (named and not people and unit.hands_change) or (
+            label and not named and unit.start_field
         ):
             back.append(text)  # the day this service changed hands, even a past one
         else:
@@ -294,6 +291,47 @@ _HANDS_CHANGE = re.compile(
     r"|\bownership\b.*\b(?:transfer\w*|chang\w*|pass\w*|mov\w*|reassign\w*)\b"
     r"|\b(?:transfer\w*|reassign\w*)\b.*\bownership\b"
 )
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """A sentence, line or heading of a record that may say when its change starts, with
+    what `_said_around` asks of it whatever the fact (a directory's rows share its lines)."""
+
+    label: bool  # a heading or a `Key: value` line
+    text: str
+    said: str  # normalised
+    named: frozenset[str]  # services it names
+    people: frozenset[str]
+    states_ownership: bool
+    hands_change: bool
+    start_field: bool
+
+
+def _units_saying_when(text: str, org: Org) -> tuple[_Unit, ...]:
+    """`_may_say_when(text)` read against `org`, once per record (the last few kept)."""
+    for known, said, units in _UNITS:
+        if known is org and said == text:
+            return units
+    units = tuple(
+        _Unit(
+            label,
+            line,
+            normalise(line),
+            frozenset(words.ids(SERVICE)),
+            frozenset(words.ids(PERSON)),
+            bool(wording.states_ownership(words.text)),
+            bool(_HANDS_CHANGE.search(words.text)),
+            _start_field(line),
+        )
+        for label, line in _may_say_when(text)
+        for words in (template(line, org),)
+    )
+    _UNITS[:] = [(org, text, units), *_UNITS[:3]]
+    return units
+
+
+_UNITS: list[tuple[Org, str, tuple[_Unit, ...]]] = []
 
 
 @lru_cache(maxsize=4)
