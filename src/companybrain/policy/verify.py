@@ -178,11 +178,18 @@ def _title_about(service: str, record: Record, org: Org) -> str:
     """The record's title (as shown) when it may say when the record's change starts and is
     about `service` or no service: "Search index handover, effective 1 May" does not date
     what the record says of the billing gateway."""
-    title = injection.shown_text(record.title or "")
-    if not (effective.may_say_when(title) or effective.may_name_a_stretch(title)):
+    title = _title_saying_when(record.title or "")
+    if not title:
         return ""
     named = template(title, org).ids(SERVICE)
     return title if not named or service in named else ""
+
+
+@lru_cache(maxsize=8)  # asked once per fact: a directory's rows share their title
+def _title_saying_when(title: str) -> str:
+    """`title` as shown, when it may say when something starts; else ""."""
+    shown = injection.shown_text(title)
+    return shown if effective.may_say_when(shown) or effective.may_name_a_stretch(shown) else ""
 
 
 def _with_start_columns(table: segments.Table, cells: tuple[str, ...]) -> str:
