@@ -591,10 +591,13 @@ def _ownership_sentence(quote: str, person: str, service: str, org: Org) -> bool
 
 def _table_row(quote: str, record: Record) -> tuple[segments.Table, tuple[str, ...]] | None:
     """The table row of `record` the quote is taken from, if it is one."""
-    if "|" not in quote:
-        return None
+    return _row_of(quote, record.text) if "|" in quote else None
+
+
+@lru_cache(maxsize=16)  # asked by the ownership check and again by the effective time
+def _row_of(quote: str, text: str) -> tuple[segments.Table, tuple[str, ...]] | None:
     wanted = normalise(quote).strip("| ")
-    for line, table, cells in _rows(record.text):
+    for line, table, cells in _rows(text):
         if wanted and wanted in line:
             return table, cells
     return None
