@@ -678,3 +678,16 @@ def test_a_quote_cut_from_a_sentence_is_judged_by_the_whole_sentence(text: str, 
     fact = OwnershipFact("T-1", "billing-gateway", "ben", "Ben Okafor owns the billing gateway")
     verified = verify(Proposal("T-1", (fact,), proposer="model"), rec, ORG)
     assert bool(verified.ownership) == kept, verified.rejected
+
+
+def test_a_row_is_checked_as_itself_not_as_an_earlier_row_that_holds_its_words() -> None:
+    # "| Old Billing Gateway | Ben Okafor |" holds the words of the row under it: the claim
+    # quoting the second row was checked against the first, and refused as "a part of it".
+    directory = record(
+        "dir-1",
+        "| Service | Owner |\n| --- | --- |\n| Old Billing Gateway | Ben Okafor |\n"
+        "| Billing Gateway | Ben Okafor |\n",
+        "service_directory",
+    )
+    fact = own("billing-gateway", "ben", "| Billing Gateway | Ben Okafor |", "dir-1")
+    assert one(fact, directory) is None

@@ -597,10 +597,24 @@ def _table_row(quote: str, record: Record) -> tuple[segments.Table, tuple[str, .
 @lru_cache(maxsize=16)  # asked by the ownership check and again by the effective time
 def _row_of(quote: str, text: str) -> tuple[segments.Table, tuple[str, ...]] | None:
     wanted = normalise(quote).strip("| ")
+    if not wanted:
+        return None
+    if found := _whole_rows(text).get(wanted):  # the rules quote whole rows: no scan
+        return found
     for line, table, cells in _rows(text):
-        if wanted and wanted in line:
+        if wanted in line:
             return table, cells
     return None
+
+
+@lru_cache(maxsize=4)
+def _whole_rows(text: str) -> dict[str, tuple[segments.Table, tuple[str, ...]]]:
+    """Each table row of `text`, normalised without its outer bars, to its row (the first
+    of rows alike)."""
+    rows: dict[str, tuple[segments.Table, tuple[str, ...]]] = {}
+    for line, table, cells in _rows(text):
+        rows.setdefault(line.strip("| "), (table, cells))
+    return rows
 
 
 @lru_cache(maxsize=4)
