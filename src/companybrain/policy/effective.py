@@ -587,7 +587,7 @@ def stated_times(sentence: str, tz: str = "UTC") -> tuple[list[Stated], str]:
     them blanked out. Raises Unreadable for one off the calendar."""
     text = qtime._blank(sentence, qtime._NOT_TIME)
     found: list[Stated] = []
-    for pattern in _DAY_FORMS:
+    for pattern in _DAY_FORMS if _DIGIT.search(text) else ():  # each has a digit; most rows none
         spans: list[tuple[int, int]] = []
         for m in pattern.finditer(text):
             try:
@@ -609,6 +609,7 @@ def stated_times(sentence: str, tz: str = "UTC") -> tuple[list[Stated], str]:
     return sorted(found, key=lambda s: s.where), text
 
 
+_DIGIT = re.compile(r"\d")
 _DAY_FORMS = (
     qtime._ISO_INSTANT,
     qtime._ISO_DAY,

@@ -208,8 +208,9 @@ _UNOWNED = re.compile(
 def cell_standing(cell: Template, owner: str) -> tuple[str, str] | None:
     """`standing` for a table's owner cell, which also names no owner when it holds a "?"
     ("Kofi?") or says that there is none yet."""
-    if marker(PERSON, owner) not in cell.tokens:
-        return None
+    me = marker(PERSON, owner)
+    if me not in cell.tokens or cell.tokens == (me,):
+        return None  # (a cell of their name alone, as most are, says nothing more)
     if said := standing(cell, owner):
         return said
     if "?" in cell.tokens:
