@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from companybrain.ask.catalog import PERSON, PROJECT, TEAM, Catalog, Entity
 from companybrain.config import Settings
@@ -18,6 +18,8 @@ from companybrain.policy import expertise, ownership, search_rank
 from companybrain.policy.access import Viewer, can_see, query_scope, visible
 from companybrain.policy.text import normalise, quote_in
 from companybrain.policy.time import QuestionTime, format_instant
+
+T = TypeVar("T")
 
 SEARCH_HITS = 5
 # Matching records the ranking sees (by id, visible ones only); past this, the first by id.
@@ -174,11 +176,15 @@ def _check_quotes(
     ]
 
 
+# A word character: a quote holding one is not empty once normalised (no need to normalise)
+_WORDY = re.compile(r"\w")
+
+
 def _verbatim(row: ownership.Evidence, exact: set[tuple[str, str]], texts: dict[str, Row]) -> bool:
     """`exact`: (claim, record) pairs whose quote the evidence query found character for
     character in the record; any other quote is checked against `texts` (title and text by
     record id) after normalising case, spaces, quotes and dashes."""
-    if not (row.quote and normalise(row.quote)):
+    if not (row.quote and (_WORDY.search(row.quote) or normalise(row.quote))):
         return False  # an empty quote quotes nothing
     if (row.claim or "", row.record or "") in exact:
         return True
@@ -260,7 +266,7 @@ def who_knows(ctx: AskContext, subject: Entity) -> Answer:
             f"about {subject.name}"
         )
     kinds = {r.record: r.kind for r in paths}
-    records = _dedupe_strs([rec for e in top for rec in e.records])
+    records = _dedupe([rec for e in top for rec in e.records])
     citations = [Citation(record=rec, kind=kinds.get(rec)) for rec in records]
     return ctx.answered("who_knows", subject, result, citations=citations)
 
@@ -543,15 +549,6 @@ def _name(catalog: Catalog, entity_id: str) -> str:
     return entity.name if entity else entity_id
 
 
-def _dedupe(items: list[Any]) -> list[Any]:
-    seen, out = set(), []
-    for item in items:
-        key = repr(item)
-        if key not in seen:
-            seen.add(key)
-            out.append(item)
-    return out
-
-
-def _dedupe_strs(items: list[str]) -> list[str]:
+def _dedupe(items: list[T]) -> list[T]:
+    """`items` without repeats, in order (citations are frozen: equal when alike)."""
     return list(dict.fromkeys(items))
