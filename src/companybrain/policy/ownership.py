@@ -384,9 +384,9 @@ def _decide_clear(
             service, RefusalCode.LOW_AUTHORITY, reason, cited=tuple(ranked), ignored=ignored
         )
 
-    best = ranked[0]
-    tier = tuple(r for r in ranked if _rank(r) == _rank(best))
-    rest = tuple(Passed(r, why_outranked(r, best)) for r in ranked if _rank(r) != _rank(best))
+    best, top = ranked[0], _rank(ranked[0])
+    tier = tuple(r for r in ranked if _rank(r) == top)
+    rest = tuple(Passed(r, why_outranked(r, best)) for r in ranked if _rank(r) != top)
     reason = unlisted(tier)
     if reason:
         return OwnershipDecision(
