@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from companybrain.ask.repo import answers, expertise
 from companybrain.ask.repo.answers import Row
-from companybrain.ask.repo.subjects import with_old_names
+from companybrain.ask.repo.subjects import spans_of, with_old_names
 from companybrain.errors import InputError
 from companybrain.graph.queries import findings_q, repo_read
 from companybrain.model.answer import Answer, Citation
@@ -426,8 +426,9 @@ def _experts(store: Store, snap: Snapshot) -> list[dict[str, Any]]:
     """Who knows each changed file, from the history before the change."""
     out: list[dict[str, Any]] = []
     for change in snap.changes[:MAX_EXPERT_FILES]:
-        paths, _ = with_old_names(store, [change.path])
-        people, _ = expertise.rank(repo_read.expertise(store, paths, snap.rev_ms - 1))
+        before = change.old_path or change.path  # the name it had before the change
+        spans = [s.as_param() for s in spans_of(store, [before], snap.rev_ms - 1)]
+        people, _ = expertise.rank(repo_read.expertise(store, spans))
         for e in people[:EXPERTS_PER_FILE]:
             out.append({"file": change.path, **e.to_dict()})
     return out

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companybrain.ask.repo.lineage import MAX_HOPS, Event, Span, lineage
 from companybrain.ask.repo.topic import (
     Match,
     bare_words,
@@ -39,6 +40,16 @@ class PathSubject:
     kind: str  # "file" | "folder"
     paths: tuple[str, ...]  # the files, and every name they had
     renames: tuple[dict[str, Any], ...] = ()
+    # the stretches of history of the files that live at those paths (on the day asked
+    # about): not those of a file that left a path before another came to it
+    spans: tuple[Span, ...] = ()
+
+    def span_params(self) -> list[dict[str, object]]:
+        return [s.as_param() for s in self.spans]
+
+    def meant(self, path: str, ms: int | None) -> bool:
+        """Whether a decision that named `path` at `ms` meant one of these files."""
+        return any(s.path == path and s.holds(ms) for s in self.spans)
 
     def as_subject(self) -> dict[str, Any]:
         return {"id": self.asked, "type": "File" if self.kind == "file" else "Folder",
@@ -59,7 +70,8 @@ def looks_like_path(text: str) -> bool:
     )
 
 
-def resolve_path(store: Store, text: str) -> PathSubject | None:
+def resolve_path(store: Store, text: str, until_ms: int | None = None) -> PathSubject | None:
+    """The file or folder `text` names, with its history as of `until_ms` (None: now)."""
     path = clean(text)
     if not path:
         return None
@@ -75,7 +87,30 @@ def resolve_path(store: Store, text: str) -> PathSubject | None:
                 return None
             kind, files, path = "file", named, named[0]
     paths, renames = with_old_names(store, files)
-    return PathSubject(path, kind, tuple(paths), tuple(renames))
+    spans = spans_of(store, files, until_ms)
+    return PathSubject(path, kind, tuple(paths), tuple(renames), tuple(spans))
+
+
+def spans_of(store: Store, files: list[str], until_ms: int | None) -> list[Span]:
+    """The stretches of history of the files at `files` on `until_ms` (None: now), through
+    their renames (ask/repo/lineage.py): one query per step along the renames."""
+    events: dict[str, list[Event]] = {}
+    frontier = list(dict.fromkeys(files))
+    for _ in range(MAX_HOPS):
+        if not frontier or len(events) > MAX_FOLDER_FILES * 2:
+            break
+        for p in frontier:
+            events.setdefault(p, [])
+        for r in repo_read.path_events(store, frontier):
+            if r["ms"] is not None:
+                events[r["path"]].append(
+                    Event(r["path"], r["kind"], r["other"], r["commit"], r["ms"])
+                )
+        frontier = sorted(
+            {e.other for p in frontier for e in events[p] if e.other and e.other not in events}
+        )
+    found = (s for f in dict.fromkeys(files) for s in lineage(f, until_ms, events))
+    return list(dict.fromkeys(found))
 
 
 def with_old_names(store: Store, files: list[str]) -> tuple[list[str], list[dict[str, Any]]]:

@@ -144,7 +144,7 @@ def resting_on(store: Store, then: Then, paths: list[str]) -> list[Row]:
             if n.path in wanted:
                 row = then.row(e.id, graph)
                 out.append({**row, "file": n.path, "via": "text", "rationale_line": n.line,
-                            "rationale_quote": n.quote})  # fmt: skip
+                            "rationale_quote": n.quote, "then_text": True})  # fmt: skip
     linked = repo_read.decisions_resting_on(store, paths)
     found = {(r["id"], r["file"]) for r in out}
     for r in linked + repo_read.file_finding_decisions(store, paths):

@@ -44,9 +44,12 @@ def _commits(n: int) -> str:
 # -- decisions resting on files ----------------------------------------------------------
 
 
-def _resting_on(store: Store, ps: PathSubject, then: Then | None = None) -> list[Row]:
+def _resting_on(
+    store: Store, ps: PathSubject, then: Then | None = None, other: list[Row] | None = None
+) -> list[Row]:
     """One row per decision: its strongest link to the files (text > finding > commit);
-    with `then`, from the decision log of that day."""
+    with `then`, from the decision log of that day. `other` collects the decisions that
+    named one of the paths when another file had it."""
     paths = list(ps.paths)
     if then is not None:
         rows = resting_on(store, then, paths)
@@ -55,6 +58,14 @@ def _resting_on(store: Store, ps: PathSubject, then: Then | None = None) -> list
         rows += repo_read.file_finding_decisions(store, paths)
     best: dict[str, Row] = {}
     for r in rows:
+        # the file of that name when the decision named it (a text read that day: then)
+        named_ms = (
+            then.as_of_ms if then is not None and r.get("then_text") else r.get("recorded_ms")
+        )
+        if not ps.meant(r["file"], named_ms):
+            if other is not None:
+                other.append(r)
+            continue  # it names another file that had the path: one renamed away since
         if is_decision_file(r["file"]):
             continue  # a decision naming another record is a relation, not a rationale
         if r["via"] == "finding" and not quote_in(r.get("rationale_quote") or "", r["text"] or ""):
@@ -70,6 +81,19 @@ def _resting_on(store: Store, ps: PathSubject, then: Then | None = None) -> list
             -(r.get("recorded_ms") or 0),
             r["id"],
         ),
+    )
+
+
+def _meant_another(rows: list[Row]) -> str:
+    """The end of a refusal: decisions that named the path when another file had it."""
+    ids = list(dict.fromkeys(r["id"] for r in rows))
+    if not ids:
+        return ""
+    verb = "names" if len(ids) == 1 else "name"
+    more = " and more" if len(ids) > 3 else ""
+    return (
+        f"; {', '.join(ids[:3])}{more} {verb} {rows[0]['file']}, but the file that had that"
+        " path before it was renamed away"
     )
 
 
@@ -140,14 +164,15 @@ def why(
             [answers.cite_line(decision)],
             f"{decision['id']} records it{_on(then)}: {decision.get('title')}.",
         )  # fmt: skip
-    ps = resolve_path(store, subject)
+    ps = resolve_path(store, subject, then.as_of_ms if then else None)
     if ps:
-        rows = _resting_on(store, ps, then)
+        other: list[Row] = []
+        rows = _resting_on(store, ps, then, other)
         if not rows:
             return answers.not_recorded(
                 q, "why", ps.as_subject(), now,
                 f"no decision record names {ps.asked} or was recorded with a change to it"
-                + _on(then),
+                + _on(then) + _meant_another(other),
             )  # fmt: skip
         items = [answers.decision_item(r, file=r["file"], via=r["via"]) for r in rows]
         lines = [f"{r['id']} ({answers.status_word(r)}) {_how(r)}" for r in rows]
@@ -245,7 +270,7 @@ def what_breaks(
     (with `then`, as the decision log stood on the day the question names)."""
     q = question or f"What breaks if I change {path}?"
     now = then.as_of if then else now
-    ps = resolve_path(store, path)
+    ps = resolve_path(store, path, then.as_of_ms if then else None)
     if ps is None:
         return answers.not_in_graph(q, "what_breaks", f"{path} is not a file in the history", now)
     rows = _resting_on(store, ps, then)
@@ -317,7 +342,7 @@ def disproven(
             q, "disproven", subject, now,
             f"no experiment is recorded as tried and disproven{_on(then)}",
         )  # fmt: skip
-    ps = resolve_path(store, topic) if topic else None
+    ps = resolve_path(store, topic, then.as_of_ms if then else None) if topic else None
     if ps:
         on_file = {r["id"] for r in _resting_on(store, ps, then)}
         exps = [e for e in exps if e["decision"] in on_file]
@@ -364,10 +389,10 @@ def who_knows(
 ) -> Answer:
     """People ranked by their history on a file or folder, with the bus factor."""
     q = question or f"Who knows {path}?"
-    ps = resolve_path(store, path)
+    ps = resolve_path(store, path, until_ms)
     if ps is None:
         return answers.not_in_graph(q, "who_knows", f"{path} is not a file in the history", now)
-    rows = repo_read.expertise(store, list(ps.paths), until_ms)
+    rows = repo_read.expertise(store, ps.span_params())
     people, agents = expertise.rank(rows)
     if not people and not agents:
         return answers.not_recorded(
@@ -378,7 +403,7 @@ def who_knows(
             f"no commit in the history touched {ps.asked}"
             + (f" by {answers.as_of_text(now)}" if until_ms is not None else ""),
         )
-    touches = repo_read.touches(store, list(ps.paths), until_ms, 500)
+    touches = repo_read.touches(store, ps.span_params(), 500)
     citations: list[Citation] = []
     for e in people[:5] + agents[:2]:
         mine = next((t for t in touches if t["author"] == e.id or e.id in t["co_ids"]), None)

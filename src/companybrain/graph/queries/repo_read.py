@@ -152,13 +152,39 @@ def renames(store: Store, paths: list[str]) -> Rows:
     )
 
 
-def touches(store: Store, paths: list[str], until_ms: int | None, limit: int) -> Rows:
-    """Commits that touched `paths`, newest first, with author and co-authors."""
+def path_events(store: Store, paths: list[str]) -> Rows:
+    """What began or ended a file at each of `paths`: path, kind ('made': added or copied;
+    'in': renamed from `other`; 'away': renamed to `other`), other, commit, ms (landed)."""
     return store.read(
-        # From the file (index on File.id) to its commits: a filter on the commit in the
-        # same MATCH would make the planner start from every commit instead.
-        "UNWIND $paths AS p MATCH (f:File {id: p}) WITH f "
-        "MATCH (c)-[t:TOUCHED]->(f) WHERE c:Commit AND ($until IS NULL OR c.landed_ms <= $until) "
+        # From the file (index on File.id), as in _SPAN_TOUCHES below.
+        "UNWIND $paths AS p MATCH (f:File {id: p}) WITH f, p "
+        "MATCH (c)-[t:TOUCHED]->(f) WHERE c:Commit AND t.change IN ['A', 'C', 'R'] "
+        "RETURN p AS path, CASE t.change WHEN 'R' THEN 'in' ELSE 'made' END AS kind, "
+        "t.old_path AS other, c.id AS commit, c.landed_ms AS ms "
+        "UNION ALL "
+        "UNWIND $paths AS p MATCH (f:File {id: p})-[e:RENAMED_TO]->(n:File) "
+        "MATCH (c)-[:TOUCHED]->(n) WHERE c:Commit AND c.id = e.commit "  # the renaming one
+        "RETURN p AS path, 'away' AS kind, n.id AS other, c.id AS commit, c.landed_ms AS ms",
+        {"paths": paths},
+    )
+
+
+# A span of a file's history (ask/repo/lineage.py): the commits that touched `s.path`
+# landing from `s.start` up to `s.upto` (a null bound: none).
+_SPAN_TOUCHES = (
+    # From the file (index on File.id) to its commits: a filter on the commit in the
+    # same MATCH would make the planner start from every commit instead.
+    "UNWIND $spans AS s MATCH (f:File {id: s.path}) WITH f, s "
+    "MATCH (c)-[t:TOUCHED]->(f) WHERE c:Commit "
+    "AND (s.start IS NULL OR c.landed_ms >= s.start) "
+    "AND (s.upto IS NULL OR c.landed_ms <= s.upto) "
+)
+
+
+def touches(store: Store, spans: list[dict[str, Any]], limit: int) -> Rows:
+    """Commits that touched the files of `spans`, newest first, with author and co-authors."""
+    return store.read(
+        _SPAN_TOUCHES + "WITH DISTINCT c, t, f "
         "MATCH (a:Person)-[:AUTHORED]->(c) "
         "OPTIONAL MATCH (co:Person)-[:CO_AUTHORED]->(c) "
         "WITH c, t, f, a, collect(co.id) AS co_ids "
@@ -167,21 +193,21 @@ def touches(store: Store, paths: list[str], until_ms: int | None, limit: int) ->
         "t.old_path AS old_path, t.added AS added, t.removed AS removed, a.id AS author, "
         "a.name AS author_name, a.is_agent AS author_is_agent, co_ids "
         "ORDER BY c.landed_ms DESC, c.id LIMIT $limit",
-        {"paths": paths, "until": until_ms, "limit": limit},
+        {"spans": spans, "limit": limit},
     )
 
 
-def expertise(store: Store, paths: list[str], until_ms: int | None) -> Rows:
-    """Per person (author or co-author): commits on `paths`, lines changed, last touch."""
+def expertise(store: Store, spans: list[dict[str, Any]]) -> Rows:
+    """Per person (author or co-author): commits on the files of `spans`, lines changed,
+    last touch."""
     return store.read(
-        "UNWIND $paths AS p MATCH (f:File {id: p}) WITH f "
-        "MATCH (c)-[t:TOUCHED]->(f) WHERE c:Commit AND ($until IS NULL OR c.landed_ms <= $until) "
+        _SPAN_TOUCHES + "WITH DISTINCT c, t, f "
         "MATCH (who:Person)-[r:AUTHORED|CO_AUTHORED]->(c) "
         "WITH who, type(r) AS role, c, sum(coalesce(t.added, 0) + coalesce(t.removed, 0)) AS lines "
         "RETURN who.id AS id, who.name AS name, coalesce(who.is_agent, false) AS is_agent, "
         "role, count(c) AS commits, sum(lines) AS lines, max(c.landed_ms) AS last_ms, "
         "min(c.landed_ms) AS first_ms ORDER BY id, role",
-        {"paths": paths, "until": until_ms},
+        {"spans": spans},
     )
 
 
