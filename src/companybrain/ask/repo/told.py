@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from companybrain.ask.repo import answers
 from companybrain.ask.repo.answers import Row
 from companybrain.ask.repo.review import repository_path
-from companybrain.ask.repo.subjects import clean, resolve_commit
+from companybrain.ask.repo.subjects import clean, looks_like_path, resolve_commit
 from companybrain.ask.repo.topic import STOPWORDS
 from companybrain.errors import InputError
 from companybrain.graph.queries import repo_read
@@ -20,13 +20,14 @@ from companybrain.model.answer import Answer, Citation, RefusalCode
 from companybrain.policy.time import VagueDate, format_instant, parse_question_time
 from companybrain.repo import gitcmd
 from companybrain.repo.gitcmd import GitError
-from companybrain.repo.instructions import Span, governs, matching
+from companybrain.repo.instructions import Span, governs, is_instruction_file, matching
 
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
 
 LONG_SECTION = 20  # lines; longer sections are quoted by their matching lines only
 _WORDS = re.compile(r"[a-z0-9][a-z0-9_-]*")
+_AFTER_PATH = re.compile(r"\s*\b(?:for|in|of|on|under|to)\s*$", re.I)  # "money for <path>"
 _GENERIC = {"agent", "agents", "instruction", "instructions", "file", "ai", "claude", "copilot",
             "cursor", "gemini", "md", "rules"}  # fmt: skip
 
@@ -39,6 +40,35 @@ def topic_words(topic: str) -> list[str]:
 def _file_matches(path: str, wanted: str) -> bool:
     wanted = wanted.strip().strip("`").lower()
     return path.lower() == wanted or posixpath.basename(path).lower() == wanted
+
+
+def _named_files(versions: list[Row], wanted: str) -> list[Row]:
+    """The versions of the file asked for: the one at that very path when there is one
+    ("AGENTS.md" is the one at the root, not services/billing/AGENTS.md), else by name."""
+    exact = [v for v in versions if v["file"].lower() == wanted.strip().strip("`").lower()]
+    return exact or [v for v in versions if _file_matches(v["file"], wanted)]
+
+
+def _scope(store: Store, *texts: str) -> list[str]:
+    """The files and folders of the history a question names ("... for
+    services/api/app.py"): the instructions in force for them are the only ones asked about."""
+    out: list[str] = []
+    for text in texts:
+        for token in text.split():
+            word = clean(token)
+            if not looks_like_path(word) or is_instruction_file(word):
+                continue
+            word = word.rstrip("/")  # a folder: "services/billing/"
+            if not word or word in out:
+                continue
+            if repo_read.file_exists(store, word) or repo_read.files_under(store, word, 1):
+                out.append(word)
+    return out
+
+
+def _folder(path: str) -> str | None:
+    """The folder whose files an instruction file is for (None: every file)."""
+    return None if governs(path, []) else posixpath.dirname(path) + "/"
 
 
 def _spans(version: Row) -> list[Span]:
@@ -191,10 +221,13 @@ def told(
         context = f"on {reading.phrase}{day} (the branch at {landed['commit'][:12]})"
     versions = repo_read.instructions(store, ids)
     elsewhere: list[str] = []
+    scope = [] if file else _scope(store, topic, question or "")
+    for path in scope:  # a path is no topic word: "services/api/app.py" is not "api"
+        topic = _AFTER_PATH.sub("", " ".join(topic.replace(path, " ").split()))
     if file:
-        versions = [v for v in versions if _file_matches(v["file"], file)]
-    elif sha:  # a file in a folder is for that folder's files: which did the commit change?
-        changed = repo_read.files_changed(store, sha)
+        versions = _named_files(versions, file)
+    elif sha or scope:  # a file in a folder is for that folder's files: which are asked about?
+        changed = repo_read.files_changed(store, sha) if sha else scope
         elsewhere = [v["file"] for v in versions if not governs(v["file"], changed)]
         versions = [v for v in versions if v["file"] not in elsewhere]
     if not versions and not elsewhere:
@@ -210,9 +243,12 @@ def told(
         why = f"{names} in force {context} say nothing about “{topic}”" if versions else ""
         if elsewhere:
             folders = ", ".join(sorted({posixpath.dirname(f) + "/" for f in elsewhere}))
+            asked = (f"{str(sha)[:12]} changed none of them" if sha
+                     else f"{', '.join(scope)} {'is' if len(scope) == 1 else 'are'} not among "
+                     "them")  # fmt: skip
             why += (f"{'; ' if why else ''}{', '.join(elsewhere)} in the tree {context} "
                     f"{'is' if len(elsewhere) == 1 else 'are'} for the files of {folders}, "
-                    f"and {str(sha)[:12]} changed none of them")  # fmt: skip
+                    f"and {asked}")  # fmt: skip
         return answers.not_recorded(q, "told", subject, now, why, as_of=as_of)
     found.sort(key=lambda vs: (vs[0]["file"].count("/"), vs[0]["file"]))
     for v, ss in found:
@@ -237,11 +273,14 @@ def told(
         "version_date": main["date"],
         "sections": [s.heading for s in spans],
     }
+    if _folder(main["file"]):  # a folder's file is in force for that folder's files only
+        result["for_files_under"] = _folder(main["file"])
     if agents:
         result["agents"] = agents  # the agents that wrote the commit asked about
     if len(found) > 1:
         result["others"] = [
             {"file": v["file"], "blob": v["blob"], "text": "\n\n".join(s.text for s in ss)}
+            | ({"for_files_under": folder} if (folder := _folder(v["file"])) else {})
             for v, ss in found[1:]
         ]
     citations = [c for v, ss in found for c in _citations(v, ss, words)]
@@ -249,6 +288,9 @@ def told(
     return answers.answered(
         q, "told", {**subject, "id": main["file"], "name": main["file"]}, now, result, citations,
         f"{main['file']} (version {main['blob'][:10]}, from {main['commit'][:12]}) was in force "
-        f"{context}; {heads}.",
+        f"{context}"
+        + (f" for the files under {result['for_files_under']}" if "for_files_under" in result
+           else "")
+        + f"; {heads}.",
         as_of=as_of,
     )  # fmt: skip
