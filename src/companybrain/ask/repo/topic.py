@@ -28,11 +28,27 @@ _IDENT = re.compile(
 )
 
 
+# suffix -> what takes its place: "retries" and "retried" meet "retry"; "exporters" meets
+# "exporter" ("ers" before "s", else it stems to "exporter" and "exporter" to "export")
+_SUFFIXES = (("ings", ""), ("ing", ""), ("edly", ""), ("ied", "y"), ("ed", ""), ("ies", "y"),
+             ("ers", ""), ("es", ""), ("s", ""), ("er", ""))  # fmt: skip
+_SIBILANT_ES = ("xes", "zes", "ches", "shes")  # "batches", "boxes": "es" is the plural
+_DOUBLED = re.compile(r"([bdgmnprt])\1$")  # "logging", "pinned": a consonant doubled before it
+
+
 def stem(word: str) -> str:
-    """A crude stem so that 'writes', 'writing' and 'write' meet; never shorter than 3."""
-    for suffix in ("ings", "ing", "edly", "ed", "ies", "es", "s", "er", "ers"):
+    """A crude stem so that 'writes', 'writing' and 'write' meet (also 'logging' and 'log',
+    'replies' and 'reply', 'exporters' and 'exporter', 'classes' and 'class', 'files' and
+    'file'); never shorter than 3."""
+    for suffix, instead in _SUFFIXES:
+        if suffix == "es" and not word.endswith(_SIBILANT_ES):
+            continue  # "files", "cases": the "s" alone ("file", "case")
+        if suffix == "s" and word.endswith(("ss", "us", "is")):
+            continue  # "class", "status", "basis" are no plurals
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
+            word = word[: -len(suffix)] + instead
+            if not instead and len(word) > 3:
+                word = _DOUBLED.sub(r"\1", word)
             break
     return word.rstrip("e") if len(word) > 4 else word
 
