@@ -102,15 +102,32 @@ def names(text: str, known: Collection[str] = ()) -> list[str]:
 
 def written_as_names(words: Collection[str], texts: Iterable[str]) -> set[str]:
     """The `words` (lower case) that one of the `texts` writes, as a whole word, with a
-    capital or a digit after its first character (FalkorDB, SQLite, K8s): names, in
-    whatever case a question writes them."""
+    capital or a digit after its first character (FalkorDB, SQLite, K8s), or capitalised
+    inside a sentence (Postgres, Kafka) and nowhere in lower case: names, in whatever case
+    a question writes them."""
     found: set[str] = set()
+    capitalised: set[str] = set()
+    lower: set[str] = set()
     for text in texts:
         for m in _NAME.finditer(text):
             word = m.group(0)
-            if _inner_capital(word) and word.lower() in words:
-                found.add(word.lower())
-    return found
+            lowered = word.lower()
+            if lowered not in words:
+                continue
+            if _inner_capital(word):
+                found.add(lowered)
+            elif word.islower():
+                lower.add(lowered)
+            elif word[0].isupper() and not _starts_sentence(text, m.start()):
+                capitalised.add(lowered)
+    return found | (capitalised - lower)
+
+
+def _starts_sentence(text: str, at: int) -> bool:
+    """Whether the word at `at` may be capitalised for its place: first on its line (a
+    heading, a list item, a wrapped line), or after the end of a sentence or a colon."""
+    before = text[:at].rstrip(" \t")
+    return not before or before[-1] in ".!?:\n#*->|`\"'(["
 
 
 # Words after which a question names what is used, not what it is about ("use kafka",
