@@ -253,6 +253,16 @@ def _entry_level(hs: list[Heading]) -> int | None:
     return level
 
 
+def _only_a_title(hs: list[Heading], lines: list[str]) -> bool:
+    """A log holding one heading, of the first level, that names the log ("# Decisions",
+    "# Decision log" and an introduction) or has nothing under it: the log's title, before
+    its first entry is written, not a decision."""
+    if len(hs) != 1 or hs[0].level != 1:
+        return False
+    below = any(line.strip() for line in lines[hs[0].line :])
+    return not below or re.search(r"\bdecision", hs[0].text, re.I) is not None
+
+
 def _entry_id(path: str, heading: str) -> str:
     """`PATH#Heading`, or `PATH#start~digest` for a heading no id can hold (a control
     character, or too long: see graph/ident.py), so that the decision is still kept. The
@@ -268,7 +278,7 @@ def parse_log(path: str, text: str) -> list[DecisionEntry]:
     _, body_start = front_matter(lines)
     hs = headings(lines, body_start)
     level = _entry_level(hs)
-    if level is None:
+    if level is None or _only_a_title(hs, lines):
         return []
     tops = [h for h in hs if h.level == level]
     seen: dict[str, int] = {}
