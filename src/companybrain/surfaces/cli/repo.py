@@ -123,7 +123,8 @@ def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
     experts have no commits: no lines then)."""
     if tool in {"why", "what_breaks"}:
         lines = [
-            f"{d['id']} · {d.get('status') or 'recorded'} · {d.get('date') or 'undated'}"
+            f"{d['id']} · {'removed' if d.get('removed') else d.get('status') or 'recorded'}"
+            f" · {d.get('date') or 'undated'}"
             for d in result.get("decisions", [])
         ]
         if result.get("more"):
