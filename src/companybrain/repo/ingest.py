@@ -81,7 +81,9 @@ def ingest_repo(
     top = gitcmd.toplevel(path)
     head = gitcmd.resolve(top, rev)
     if head is None:
-        raise GitError(f"{top}: {rev!r} is not a commit (is the repository empty?)")
+        if gitcmd.resolve(top, "HEAD") is None:  # nothing to read, whatever was asked
+            raise GitError(f"{top}: the repository has no commits yet")
+        raise GitError(f"{top}: --rev {rev!r} is not a commit of this repository")
     repo = name or top.name
     store.ensure_schema()
     _one_repository(store, repo, top)
