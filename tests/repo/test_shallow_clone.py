@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companybrain.ask.engine import ask
-from companybrain.ask.repo import history_tools
+from companybrain.ask.repo import history_tools, tools
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.repo.ingest import ingest_repo
@@ -76,3 +76,29 @@ def test_a_day_before_a_shallow_clone_s_cut_is_not_said_to_have_no_commits(
         assert answer.refusal is not None and answer.refusal.code.value == "NO_CLAIM"
         assert "shallow clone" in answer.refusal.message, answer.refusal.message
         assert "no commit had landed" not in answer.refusal.message
+
+
+def test_who_knows_does_not_credit_a_shallow_clone_s_first_commit(
+    store: Store, tmp_path: Path
+) -> None:
+    """Its first commit seems to add every file there was: "Who knows src/old.py?" named
+    the author of that commit, who never touched it, citing the commit."""
+    repo = GitRepo(tmp_path / "full")
+    repo.write("src/old.py", "x = 1\n")
+    repo.commit("Start", "2024-01-10T10:00:00Z", author=ANN)
+    repo.write("src/new.py", "y = 1\n")
+    repo.commit("Add new", "2024-02-01T10:00:00Z", author=CAROL)
+    repo.write("src/new.py", "y = 2\n")
+    repo.commit("Change new", "2024-03-01T10:00:00Z", author=CAROL)
+    shallow = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "2", f"file://{repo.root}", str(shallow)], check=True
+    )
+    ingest_repo(store, shallow)
+
+    old = tools.who_knows(store, "src/old.py", now=NOW)
+    assert old.status == "refused" and old.refusal is not None, old.result
+    assert "shallow clone" in old.refusal.message and old.citations == []
+    new = tools.who_knows(store, "src/new.py", now=NOW)
+    assert new.result is not None
+    assert [(e["name"], e["commits"]) for e in new.result["experts"]] == [("Carol Diaz", 1)]

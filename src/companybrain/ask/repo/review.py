@@ -425,10 +425,11 @@ def _evidence(store: Store, rows: dict[str, Row], ids: EntryIds) -> dict[str, li
 def _experts(store: Store, snap: Snapshot) -> list[dict[str, Any]]:
     """Who knows each changed file, from the history before the change."""
     out: list[dict[str, Any]] = []
+    cut = repo_read.shallow_boundary(store)  # a shallow clone's first commit: no one's work
     for change in snap.changes[:MAX_EXPERT_FILES]:
         before = change.old_path or change.path  # the name it had before the change
         spans = [s.as_param() for s in spans_of(store, [before], snap.rev_ms - 1)]
-        people, _ = expertise.rank(repo_read.expertise(store, spans))
+        people, _ = expertise.rank(repo_read.expertise(store, spans, cut))
         for e in people[:EXPERTS_PER_FILE]:
             out.append({"file": change.path, **e.to_dict()})
     return out

@@ -392,18 +392,25 @@ def who_knows(
     ps = resolve_path(store, path, until_ms)
     if ps is None:
         return answers.not_in_graph(q, "who_knows", f"{path} is not a file in the history", now)
-    rows = repo_read.expertise(store, ps.span_params())
+    # where a shallow clone is cut off, a commit seems to add every file: no one's work
+    cut = repo_read.shallow_boundary(store)
+    rows = repo_read.expertise(store, ps.span_params(), cut)
     people, agents = expertise.rank(rows)
     if not people and not agents:
+        before = bool(cut) and bool(repo_read.touches(store, ps.span_params(), 1))
         return answers.not_recorded(
             q,
             "who_knows",
             ps.as_subject(),
             now,
-            f"no commit in the history touched {ps.asked}"
+            f"the history read is a shallow clone, and every change to {ps.asked} it holds "
+            "is from before where it begins (fetch the whole history and run ingest-repo "
+            "again)"
+            if before
+            else f"no commit in the history touched {ps.asked}"
             + (f" by {answers.as_of_text(now)}" if until_ms is not None else ""),
         )
-    touches = repo_read.touches(store, ps.span_params(), 500)
+    touches = repo_read.touches(store, ps.span_params(), 500, cut)
     citations: list[Citation] = []
     for e in people[:5] + agents[:2]:
         mine = next((t for t in touches if t["author"] == e.id or e.id in t["co_ids"]), None)

@@ -4,6 +4,7 @@ force at a commit. Read-only; every value a $param."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from companybrain.graph.ident import ident
@@ -170,19 +171,23 @@ def path_events(store: Store, paths: list[str]) -> Rows:
 
 
 # A span of a file's history (ask/repo/lineage.py): the commits that touched `s.path`
-# landing from `s.start` up to `s.upto` (a null bound: none).
+# landing from `s.start` up to `s.upto` (a null bound: none), but those of `$skip` (where a
+# shallow clone's history is cut off: they seem to add every file there was).
 _SPAN_TOUCHES = (
     # From the file (index on File.id) to its commits: a filter on the commit in the
     # same MATCH would make the planner start from every commit instead.
     "UNWIND $spans AS s MATCH (f:File {id: s.path}) WITH f, s "
     "MATCH (c)-[t:TOUCHED]->(f) WHERE c:Commit "
     "AND (s.start IS NULL OR c.landed_ms >= s.start) "
-    "AND (s.upto IS NULL OR c.landed_ms <= s.upto) "
+    "AND (s.upto IS NULL OR c.landed_ms <= s.upto) AND NOT c.id IN $skip "
 )
 
 
-def touches(store: Store, spans: list[dict[str, Any]], limit: int) -> Rows:
-    """Commits that touched the files of `spans`, newest first, with author and co-authors."""
+def touches(
+    store: Store, spans: list[dict[str, Any]], limit: int, skip: Collection[str] = ()
+) -> Rows:
+    """Commits that touched the files of `spans`, newest first, with author and co-authors;
+    none of `skip`."""
     return store.read(
         _SPAN_TOUCHES + "WITH DISTINCT c, t, f "
         "MATCH (a:Person)-[:AUTHORED]->(c) "
@@ -193,13 +198,13 @@ def touches(store: Store, spans: list[dict[str, Any]], limit: int) -> Rows:
         "t.old_path AS old_path, t.added AS added, t.removed AS removed, a.id AS author, "
         "a.name AS author_name, a.is_agent AS author_is_agent, co_ids "
         "ORDER BY c.landed_ms DESC, c.id LIMIT $limit",
-        {"spans": spans, "limit": limit},
+        {"spans": spans, "limit": limit, "skip": sorted(skip)},
     )
 
 
-def expertise(store: Store, spans: list[dict[str, Any]]) -> Rows:
-    """Per person (author or co-author): commits on the files of `spans`, lines changed,
-    last touch."""
+def expertise(store: Store, spans: list[dict[str, Any]], skip: Collection[str] = ()) -> Rows:
+    """Per person (author or co-author): commits on the files of `spans` (none of `skip`),
+    lines changed, last touch."""
     return store.read(
         _SPAN_TOUCHES + "WITH DISTINCT c, t, f "
         "MATCH (who:Person)-[r:AUTHORED|CO_AUTHORED]->(c) "
@@ -207,7 +212,7 @@ def expertise(store: Store, spans: list[dict[str, Any]]) -> Rows:
         "RETURN who.id AS id, who.name AS name, coalesce(who.is_agent, false) AS is_agent, "
         "role, count(c) AS commits, sum(lines) AS lines, max(c.landed_ms) AS last_ms, "
         "min(c.landed_ms) AS first_ms ORDER BY id, role",
-        {"spans": spans},
+        {"spans": spans, "skip": sorted(skip)},
     )
 
 
