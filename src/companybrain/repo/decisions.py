@@ -23,6 +23,7 @@ _FIELD = re.compile(
     re.I,
 )
 _BULLET = re.compile(r"^\s*(?:[-*+]\s+|>\s*)")
+_STRUCK = re.compile(r"~~[^~]*~~")  # "~~Accepted~~ Superseded by ...": struck out, no longer said
 _LINK = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<target>[^)\s]*)[^)]*\)")
 _NUMBER_PREFIX = re.compile(r"^(?:adr|dr|rfc)?[-_ ]?0*(\d{1,5})(?=[-_ .])", re.I)
 _NUMBER_TITLE = re.compile(r"^(?:ADR|RFC|DR|Decision)?[\s#-]*0*(\d{1,5})\s*[.:\-–—)]\s+", re.I)
@@ -101,7 +102,7 @@ def _read_fields(lines: list[str], first: int, last: int, subs: list[Heading]) -
             section_of[n] = h.text.strip().lower()
     for n in range(first, last + 1):
         raw = lines[n - 1]
-        stripped = _BULLET.sub("", raw).strip()
+        stripped = _STRUCK.sub("", _BULLET.sub("", raw)).strip()
         if not stripped:
             continue
         quote = raw.strip()
