@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -53,12 +54,18 @@ def stem(word: str) -> str:
     return word.rstrip("e") if len(word) > 4 else word
 
 
+_COMPOUND = re.compile(r"\b[a-z]{2,}(?:-[a-z]{2,})+\b")  # write-ahead, rate-limit
+
+
 def terms(text: str) -> list[str]:
     """Content words of `text`, stemmed, in order, without repeats. A one-letter word says
-    nothing, but a one-digit number does ("report 7", "ADR 3")."""
+    nothing, but a one-digit number does ("report 7", "ADR 3"). A hyphenated compound is
+    one word ("write-ahead": "writeahead"), which a text holds written any of the three
+    ways (see `term_set`)."""
+    lowered = _COMPOUND.sub(lambda m: m.group(0).replace("-", ""), text.lower())
     out = [
         stem(w)
-        for w in _WORD.findall(text.lower())
+        for w in _WORD.findall(lowered)
         if w not in STOPWORDS and (len(w) > 1 or w.isdigit())
     ]
     return list(dict.fromkeys(out))
@@ -183,7 +190,10 @@ def lower_words(text: str) -> set[str]:
 
 
 def term_set(text: str) -> set[str]:
-    return {stem(w) for w in _WORD.findall(text.lower())}
+    """The stemmed words of `text`, and each two neighbours joined, so that "write-ahead",
+    "write ahead" and "writeahead" meet."""
+    words = _WORD.findall(text.lower())
+    return {stem(w) for w in words} | {stem(a + b) for a, b in itertools.pairwise(words)}
 
 
 # Words that say how a question asks about a name rather than what about it ("Why is bm25s
