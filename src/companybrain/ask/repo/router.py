@@ -78,6 +78,7 @@ _WHY = re.compile(r"^\s*why\b|\b(?:reason|rationale|reasoning)\b", re.I)
 _NO_PATH = "the question names no file or folder that the history knows"
 _NO_SUBJECT = "the question names no file or decision that the history knows"
 _TOKEN = re.compile(r"`[^`]+`|[\w./#@-]+")
+_QUOTED_PATH = re.compile(r'"([^"\n]+)"|“([^”\n]+)”')
 _TRIGGERS = re.compile(
     r"\b(what|was|were|tried|and|disproven|didn'?t|did|not|work|ruled|out|experiments?|failed|"
     r"attempts?|about|for|on|with|in)\b",
@@ -86,8 +87,12 @@ _TRIGGERS = re.compile(
 
 
 def _path_in(store: Store, question: str) -> str | None:
-    """The first file or folder of the history that the question names (in backticks, a
-    path may hold spaces: `docs/my notes.md`)."""
+    """The first file or folder of the history that the question names (in backticks or
+    double quotes, a path may hold spaces: `docs/my notes.md`, "docs/my notes.md")."""
+    for m in _QUOTED_PATH.finditer(question):
+        word = clean(m.group(1) or m.group(2))
+        if looks_like_path(word.replace(" ", "_")) and resolve_path(store, word):
+            return word
     for token in _TOKEN.findall(question):
         word = clean(token)
         if (looks_like_path(word) or token.startswith("`")) and resolve_path(store, word):
