@@ -33,7 +33,10 @@ MAX_EXPERT_FILES = 10
 EXPERTS_PER_FILE = 3
 
 
-NOT_GUIDANCE = {"disproven", "rejected", "deprecated"}
+# statuses (repo/decisions.py KNOWN_STATUS) that say a decision is not, or no longer, one
+# to follow: context for a review, not guidance
+NOT_GUIDANCE = {"disproven", "rejected", "deprecated", "withdrawn", "obsolete", "retired"}
+STALE = {"superseded", "replaced"}  # by a decision the log does not hold, where none does
 
 
 def repository_path(store: Store, given: Path | None = None) -> Path:
@@ -365,7 +368,7 @@ def review(
         # whose status says it is superseded, by a decision the log does not hold
         status = [(d.get("status") or "").lower() for d in decisions]
         not_guidance = sum(s in NOT_GUIDANCE for s in status)
-        stale = status.count("superseded")
+        stale = sum(s in STALE for s in status)
         text = f"{len(decisions) - not_guidance - stale} decision(s) to follow"
         if not_guidance:
             text += f" ({not_guidance} more recorded as disproven or rejected)"
