@@ -24,13 +24,25 @@ def is_instruction_file(path: str) -> bool:
 
 def governs(path: str, files: list[str]) -> bool:
     """Whether the instruction file at `path` applies to a change of `files`: an AGENTS.md,
-    CLAUDE.md, .cursorrules ... in a folder is for the files under that folder; one at the
-    root, and rules folders (.cursor/rules/, .github/instructions/ ...), for every file."""
+    CLAUDE.md, .cursorrules ... in a folder is for the files under that folder, and so is a
+    rules folder (.cursor/rules/, .github/instructions/ ...) inside one; one at the root,
+    and the root's rules folders, for every file."""
+    folder = scope_folder(path)
+    return not folder or any(f.startswith(folder) for f in files)
+
+
+def scope_folder(path: str) -> str:
+    """The folder whose files the instruction file at `path` is for ("services/billing/"),
+    or "" for every file."""
     name = posixpath.basename(path).lower()
-    folder = posixpath.dirname(path)
-    if not folder or not (name in ANYWHERE or name in AT_ROOT_OR_ANYWHERE):
-        return True
-    return any(f.startswith(f"{folder}/") for f in files)
+    if name in ANYWHERE or name in AT_ROOT_OR_ANYWHERE:
+        folder = posixpath.dirname(path)
+        return f"{folder}/" if folder else ""
+    for rules in FOLDERS:  # services/billing/.cursor/rules/money.mdc
+        at = path.find(f"/{rules}")
+        if at > 0 and not path.startswith(rules):
+            return path[: at + 1]
+    return ""
 
 
 def instruction_id(path: str, blob: str) -> str:

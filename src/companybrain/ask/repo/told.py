@@ -20,7 +20,13 @@ from companybrain.model.answer import Answer, Citation, RefusalCode
 from companybrain.policy.time import VagueDate, format_instant, parse_question_time
 from companybrain.repo import gitcmd
 from companybrain.repo.gitcmd import GitError
-from companybrain.repo.instructions import Span, governs, is_instruction_file, matching
+from companybrain.repo.instructions import (
+    Span,
+    governs,
+    is_instruction_file,
+    matching,
+    scope_folder,
+)
 
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
@@ -68,7 +74,7 @@ def _scope(store: Store, *texts: str) -> list[str]:
 
 def _folder(path: str) -> str | None:
     """The folder whose files an instruction file is for (None: every file)."""
-    return None if governs(path, []) else posixpath.dirname(path) + "/"
+    return scope_folder(path) or None
 
 
 def _spans(version: Row) -> list[Span]:
@@ -242,7 +248,7 @@ def told(
         names = ", ".join(v["file"] for v in versions)
         why = f"{names} in force {context} say nothing about “{topic}”" if versions else ""
         if elsewhere:
-            folders = ", ".join(sorted({posixpath.dirname(f) + "/" for f in elsewhere}))
+            folders = ", ".join(sorted({scope_folder(f) for f in elsewhere}))
             asked = (f"{str(sha)[:12]} changed none of them" if sha
                      else f"{', '.join(scope)} {'is' if len(scope) == 1 else 'are'} not among "
                      "them")  # fmt: skip
