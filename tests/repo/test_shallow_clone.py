@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companybrain.ask.engine import ask
-from companybrain.ask.repo import history_tools, tools
+from companybrain.ask.repo import history_tools, told, tools
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.repo.ingest import ingest_repo
@@ -102,3 +102,29 @@ def test_who_knows_does_not_credit_a_shallow_clone_s_first_commit(
     new = tools.who_knows(store, "src/new.py", now=NOW)
     assert new.result is not None
     assert [(e["name"], e["commits"]) for e in new.result["experts"]] == [("Carol Diaz", 1)]
+
+
+def test_told_at_a_shallow_clone_s_first_commit_is_not_said_to_have_no_instructions(
+    store: Store, tmp_path: Path
+) -> None:
+    """Asked what the agent was told when the clone's first commit was written, `told` said
+    "no agent instruction file was in the tree": its parent's tree, with AGENTS.md in it,
+    is outside the history read."""
+    repo = GitRepo(tmp_path / "full")
+    repo.write("AGENTS.md", "# Agents\n\n## Tests\n\nRun pytest.\n")
+    repo.commit("Start", "2024-01-10T10:00:00Z", author=ANN)
+    repo.write("a.py", "x = 1\n")
+    first = repo.commit("Add a", "2024-02-01T10:00:00Z", author=CAROL)
+    repo.write("a.py", "x = 2\n")
+    repo.commit("Change a", "2024-03-01T10:00:00Z", author=CAROL)
+    shallow = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "2", f"file://{repo.root}", str(shallow)], check=True
+    )
+    ingest_repo(store, shallow)
+
+    a = told.told(store, first, "tests", now=NOW)
+    assert a.status == "refused" and a.refusal is not None, a.result
+    assert "shallow clone" in a.refusal.message
+    later = told.told(store, "HEAD", "tests", now=NOW)
+    assert later.result is not None and later.result["file"] == "AGENTS.md"

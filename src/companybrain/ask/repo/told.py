@@ -191,6 +191,13 @@ def told(
         sha = _named_revision(store, when)  # HEAD, a branch, a tag: not a day
     as_of: str
     agents: list[str] = []
+    if sha and sha in repo_read.shallow_boundary(store):
+        return answers.not_recorded(
+            q, "told", subject, now,
+            f"the history read is a shallow clone that begins at {sha[:12]}: the tree it was "
+            "written on (its parent's) is not in it (fetch the whole history and run "
+            "ingest-repo again)",
+        )  # fmt: skip
     if sha:
         commit = repo_read.commit(store, sha)
         assert commit is not None
