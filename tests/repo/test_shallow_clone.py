@@ -9,10 +9,14 @@ import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from companybrain.ask.engine import ask
 from companybrain.ask.repo import history_tools, told, tools
+from companybrain.ask.repo.review import review
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
+from companybrain.repo.gitcmd import GitError
 from companybrain.repo.ingest import ingest_repo
 from tests.repo.gitrepo import GitRepo
 
@@ -128,3 +132,28 @@ def test_told_at_a_shallow_clone_s_first_commit_is_not_said_to_have_no_instructi
     assert "shallow clone" in a.refusal.message
     later = told.told(store, "HEAD", "tests", now=NOW)
     assert later.result is not None and later.result["file"] == "AGENTS.md"
+
+
+def test_review_of_a_shallow_clone_s_first_commit_is_one_clear_error(
+    store: Store, tmp_path: Path
+) -> None:
+    """Reviewed, the clone's first commit was taken for a root commit that adds every file
+    there was: the decisions resting on any of them listed as touched by it."""
+    repo = GitRepo(tmp_path / "full")
+    repo.write("src/cache.py", "x = 1\n")
+    repo.write("DECISIONS.md", "# Decisions\n\n## Use Redis\n\nsrc/cache.py uses Redis.\n")
+    repo.commit("Start", "2024-01-10T10:00:00Z", author=ANN)
+    repo.write("a.py", "x = 1\n")
+    first = repo.commit("Add a", "2024-02-01T10:00:00Z", author=CAROL)
+    repo.write("a.py", "x = 2\n")
+    repo.commit("Change a", "2024-03-01T10:00:00Z", author=CAROL)
+    shallow = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "2", f"file://{repo.root}", str(shallow)], check=True
+    )
+    ingest_repo(store, shallow)
+
+    with pytest.raises(GitError, match="shallow clone"):
+        review(store, first, repo=shallow)
+    later = review(store, "HEAD", repo=shallow, now=NOW)
+    assert later.result is not None and [f["path"] for f in later.result["files"]] == ["a.py"]

@@ -88,6 +88,11 @@ def snapshot(repo: Path, rev: str, base: str | None = None) -> Snapshot:
         base_sha = gitcmd.merge_base(repo, base_sha, sha) or base_sha
     else:
         base_sha = gitcmd.resolve(repo, f"{sha}^")
+        if base_sha is None and sha in gitcmd.shallow_boundary(repo):
+            raise GitError(
+                f"{rev!r} is where the shallow clone {repo} begins: its parent is not in the "
+                "history, so what it changed cannot be told (fetch the whole history)"
+            )
     info = gitcmd.text(repo, "show", "-s", "--format=%cI%x1f%s", sha).strip().split("\x1f")
     changed = changes(repo, base_sha, sha)
     entries = decisions_at(repo, sha)
