@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from companybrain.repo.markdown import headings, last_content_line
@@ -80,13 +81,16 @@ def sections(text: str) -> list[Span]:
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def matching(spans: list[Span], words: list[str]) -> list[Span]:
+def matching(
+    spans: list[Span], words: list[str], says: Callable[[str, list[str]], bool] | None = None
+) -> list[Span]:
     """The most specific spans that mention any of `words` (a section and its parent both
     match: keep the smaller); without words, the whole file: the spans no other holds (a
-    "## Tests" under "# Agents" is in its text once)."""
+    "## Tests" under "# Agents" is in its text once). `says`: whether a text mentions one
+    of the words (by default, as a word or its plural)."""
     if not words:
         return [s for s in spans if not any(o is not s and _holds(o, s) for o in spans)]
-    hits = [s for s in spans if _mentions(s.text, words)]
+    hits = [s for s in spans if (says or _mentions)(s.text, words)]
     return [s for s in hits if not any(o is not s and _holds(s, o) for o in hits)]
 
 

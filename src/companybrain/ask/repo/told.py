@@ -13,7 +13,7 @@ from companybrain.ask.repo import answers
 from companybrain.ask.repo.answers import Row
 from companybrain.ask.repo.review import repository_path
 from companybrain.ask.repo.subjects import clean, looks_like_path, resolve_commit
-from companybrain.ask.repo.topic import STOPWORDS
+from companybrain.ask.repo.topic import STOPWORDS, stem, term_set
 from companybrain.errors import InputError
 from companybrain.graph.queries import repo_read
 from companybrain.model.answer import Answer, Citation, RefusalCode
@@ -86,6 +86,11 @@ def _spans(version: Row) -> list[Span]:
     ]  # fmt: skip
 
 
+def _says(text: str, words: list[str]) -> bool:
+    """Whether `text` mentions one of `words` in any form ("testing": "## Tests")."""
+    return bool({stem(w) for w in words} & term_set(text))
+
+
 def _citations(version: Row, spans: list[Span], words: list[str]) -> list[Citation]:
     out = []
     for s in spans:
@@ -97,7 +102,7 @@ def _citations(version: Row, spans: list[Span], words: list[str]) -> list[Citati
             )  # fmt: skip
             continue
         for i, line in enumerate(lines):
-            if line.strip() and any(w in line.lower() for w in words):
+            if line.strip() and (any(w in line.lower() for w in words) or _says(line, words)):
                 n = s.line_start + i
                 out.append(
                     Citation(record=version["file"], kind="instruction", at=version["date"],
@@ -249,7 +254,7 @@ def told(
             q, "told", subject, now, f"{what} in the tree {context}", as_of=as_of
         )
     words = topic_words(topic)
-    found = [(v, matching(_spans(v), words)) for v in versions]
+    found = [(v, matching(_spans(v), words, _says)) for v in versions]
     found = [(v, spans) for v, spans in found if spans]
     if not found:
         names = ", ".join(v["file"] for v in versions)
