@@ -325,14 +325,16 @@ def _first_words(lines: list[str], heading: int, last: int) -> str:
     return ""
 
 
-_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8, kept by surrogateescape
+# bytes that are not UTF-8 (kept by surrogateescape), and NUL, which no query can carry
+_NOT_UTF8 = re.compile("[\x00\udc80-\udcff]")
 
 
 def parse_blob(
     path: str, data: bytes, kind: str
 ) -> tuple[list[DecisionEntry], list[tuple[str, str]]]:
     """Entries of a decision file as git holds it, and each entry holding bytes that are not
-    UTF-8, left out: decoded any other way, its quotes would not be the file's. A left-out
+    UTF-8 (or a NUL byte), left out: decoded any other way, its quotes would not be the
+    file's. A left-out
     entry is given as (its id as read with the bytes replaced by U+FFFD, why)."""
     text = data.decode("utf-8", "surrogateescape")
     if not _NOT_UTF8.search(text):
@@ -349,9 +351,11 @@ def parse_blob(
             continue
         line = bad[0] if bad else next(n for n, x in enumerate(lines, 1) if _NOT_UTF8.search(x))
         replaced = e.id.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        replaced = replaced.replace("\x00", "\ufffd")
+        what = "a NUL byte" if "\x00" in lines[line - 1] else "not UTF-8 text"
         left.append(
-            (replaced, f"{path} line {line}: not UTF-8 text, so the decision there is left "
-             "out (save the file as UTF-8)")
+            (replaced, f"{path} line {line}: {what}, so the decision there is left out (save "
+             "the file as UTF-8 text)")
         )  # fmt: skip
     return kept, left
 

@@ -467,7 +467,8 @@ def sync_instructions(
     with BlobReader(repo_path) as blobs:
         for v in fresh:
             data = blobs.read(v.blob) or b""
-            text = data.decode("utf-8", "replace")
+            # a NUL byte no query can carry: kept as U+FFFD, its line never quoted
+            text = data.decode("utf-8", "replace").replace("\x00", "\ufffd")
             raw = data.decode("utf-8", "surrogateescape").splitlines()
             rows.append(
                 {
@@ -479,7 +480,9 @@ def sync_instructions(
                     "date_ms": iso_ms(v.date),
                     "text": text,
                     # lines holding bytes that are not UTF-8: what they say cannot be quoted
-                    "not_utf8": [n for n, line in enumerate(raw, 1) if line != _utf8(line)],
+                    "not_utf8": [
+                        n for n, line in enumerate(raw, 1) if line != _utf8(line) or "\x00" in line
+                    ],
                     "sections": [
                         {"heading": s.heading, "level": s.level, "line_start": s.line_start,
                          "line_end": s.line_end, "text": s.text}

@@ -277,8 +277,8 @@ def told(
             return answers.not_recorded(
                 q, "told", subject, now,
                 f"{v['file']} (version {v['blob'][:10]}) in force {context} says it on lines "
-                f"that are not UTF-8 text (line {bad[0]}): they cannot be quoted as the file has "
-                "them",
+                f"that are not UTF-8 text or hold a NUL byte (line {bad[0]}): they cannot be "
+                "quoted as the file has them",
                 as_of=as_of,
             )  # fmt: skip
     main, spans = found[0]
