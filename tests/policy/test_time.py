@@ -371,3 +371,20 @@ def test_looking_after_something_is_not_a_time() -> None:
     assert read("Who looks after the billing gateway?").phrase is None
     assert read("Who looked after it on 2026-09-25?").day == date(2026, 9, 25)
     assert vague("Who owned it after CC-1047?").phrase == "after CC-1047"
+
+
+def test_between_things_is_not_a_time_but_between_times_or_events_is() -> None:
+    """ "Why do we use gRPC between services?" was refused VAGUE_DATE, "between services"."""
+    assert read("Why do we use gRPC between services?").phrase is None
+    assert read("What is shared between the teams?").phrase is None
+    for question, phrase in [
+        ("Who owned it between 1 May 2026 and 3 May 2026?", "between 1"),
+        ("Who owned it between CC-1031 and CC-1047?", "between CC-1031"),
+        ("Who owned it between the two changes?", "between the"),
+        ("Who owned it between releases?", "between releases"),
+        ("Who owned it between then and now?", "between then"),
+    ]:
+        assert vague(question).phrase.startswith(phrase)
+    # a name is set aside before the times are read: still a span between two events
+    assert vague("Who owned it between Kofi and Bo?").phrase == "between Kofi"
+    assert vague("Who owned it between Alice and Bob?").phrase == "between Alice"  # unknown

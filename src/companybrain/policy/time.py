@@ -93,7 +93,13 @@ _VAGUE = [
         rf"|{_WEEKDAY_WORD}|{_MONTH_WORD}|may)\b",
         # ("looks after the gateway" is someone caring for it, not a time)
         r"\b(?:before|(?<!look )(?<!looks )(?<!looked )(?<!looking )after|since|until|till"
-        r"|prior\s+to|earlier\s+than|later\s+than|by\s+the\s+time|between)\b",
+        r"|prior\s+to|earlier\s+than|later\s+than|by\s+the\s+time)\b",
+        # "between" two times, days or events (a name or a day read is blanked by then), not
+        # between things ("Why do we use gRPC between services?"); "between A and B" is one
+        rf"\bbetween\b(?!\s+(?:the\s+)?+(?!(?:{_MONTH_WORD}|{_WEEKDAY_WORD}|{_UNIT}|and|then"
+        r"|now|when|last|this|next|early|late|mid|start|end|beginning|may|two|both|first|second"
+        r"|those|these|releases?|versions?|deploy\w*|changes?|handovers?|transfers?|outages?"
+        r"|incidents?|migrations?|reorg\w*)\b)[a-z]+\b(?![-\d])(?!.*\band\b))",
         rf"\b(?:{_MONTH_WORD})\b",
         r"\b(?:in|during|early|mid|late|end\s+of|start\s+of|beginning\s+of|of)\s+may\b",
         r"\bmay\s+\d{4}\b",
