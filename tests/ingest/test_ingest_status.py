@@ -79,3 +79,6 @@ def test_an_answer_after_an_interrupted_ingest_says_so(run_cli, store: Store, co
     assert asked.exit_code == 0, asked.output
     assert "warning: last ingest did not finish (run r1a2b3c4d5e6" in asked.stderr
     assert json.loads(asked.stdout)["status"] == "answered"  # standard output stays JSON
+    agent = run_cli(*question[:-1], "--agent", question[-1])  # no model: the routed answer
+    assert agent.exit_code == 0, agent.output
+    assert "warning: last ingest did not finish (run r1a2b3c4d5e6" in agent.stderr

@@ -4,6 +4,7 @@ Nothing served can write."""
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -20,10 +21,13 @@ from companybrain.ask.registry import ReadOnlyStore, read_only_tools
 from companybrain.config import Settings
 from companybrain.errors import StoreError
 from companybrain.graph.connection import Store
+from companybrain.graph.queries import records_q
+from companybrain.ingest import writer
 from companybrain.ingest.pipeline import ingest
 from tests.conftest import REPO_ROOT
 
 NOW = "2026-10-20T12:00:00Z"
+UNFINISHED = {"run": "r1a2b3c4d5e6", "complete": False, "durable": 3500, "last": "CC-9"}
 TOOLS = {
     "owner_of", "who_knows", "trace_decision", "person_or_team", "search_records",
     "why", "what_breaks", "disproven", "trace", "origin", "told", "review",
@@ -138,6 +142,35 @@ def test_as_person_applies_record_access_to_everything_served(
     assert "CC-1038" in [c["record"] for c in everyone["citations"]]
     assert rafael["result"]["owner"]["id"] == "viktor"
     assert "CC-1038" not in str(rafael)
+
+
+def test_a_tool_result_says_when_the_last_ingest_did_not_finish(
+    demo: Store, env: dict[str, str]
+) -> None:
+    """After a killed ingest, `brain ask` warned and `/api/status` said so, but a tool result
+    was an answer like any other: an agent trusted an owner from half-loaded records. The
+    envelope has no field for it, so a text of its own follows the answer's JSON."""
+
+    async def session(client: Client) -> Any:
+        return await client.call_tool("owner_of", {"subject": "billing-gw"})
+
+    finished = _run(session, _stdio(env))
+    assert len(finished.content) == 1
+    records_q.write_checkpoint(demo, writer.CHECKPOINT_KEY, UNFINISHED)
+    result = _run(session, _stdio(env))
+    assert not result.is_error
+    assert result.structured_content == finished.structured_content  # the same envelope
+    assert json.loads(result.content[0].text) == finished.structured_content
+    assert [c.text for c in result.content[1:]] == [
+        "warning: last ingest did not finish (run r1a2b3c4d5e6, 3500 records durable): run "
+        "`brain ingest` again to complete it; this answer is from the records it stored"
+    ]
+    # a person is told no count of records: it covers records hidden from them
+    rafael = _run(session, _stdio(env, "--as", "rafael"))
+    assert [c.text for c in rafael.content[1:]] == [
+        "warning: last ingest did not finish: run `brain ingest` again; "
+        "this answer is from the records it stored"
+    ]
 
 
 def test_the_repository_tools_never_show_a_restricted_company_decision(

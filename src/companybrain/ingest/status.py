@@ -21,6 +21,18 @@ def last_ingest(store: Store) -> dict[str, Any] | None:
     return summarize(mark, holder.run if holder and not holder.gone() else None)
 
 
+def answer_warning(store: Store, *, counts: bool = True, shown: str = "this answer") -> str | None:
+    """What every answer surface says beside an answer when the last ingest did not finish
+    (None: it did, or it still runs): the answer may cite a record that a later, unwritten
+    one changes. `counts=False` for someone who may not see every record: without how many
+    records are durable (that count covers records hidden from them, as in /api/status)."""
+    last = last_ingest(store)
+    if last is None or last["state"] != "interrupted":
+        return None
+    told = last["warning"] if counts else "last ingest did not finish: run `brain ingest` again"
+    return f"{told}; {shown} is from the records it stored"
+
+
 def summarize(mark: dict[str, Any] | None, holder: str | None) -> dict[str, Any] | None:
     """The checkpoint and the lock's holder as `state` (complete, running, interrupted) with
     the line to show people (`warning`, None when all is well)."""

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from companybrain.ask.agent import DEFAULT_MAX_STEPS, AgentAnswer, Step, ask_agent
+from companybrain.ingest.status import answer_warning
 from companybrain.surfaces.cli.context import CliState
 
 
@@ -43,6 +44,8 @@ def run_agent_cli(
         max_steps=max_steps,
         on_step=on_step,
     )
+    if warning := answer_warning(brain.store):  # as `brain ask` says it
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         click.echo(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
     elif answer.routed is not None:

@@ -13,7 +13,7 @@ from rich.markup import escape
 from companybrain.ask.agent import DEFAULT_MAX_STEPS
 from companybrain.ask.engine import check_inputs
 from companybrain.ask.explain import PATH_WORDS, chain_text, motivations
-from companybrain.ingest.status import last_ingest
+from companybrain.ingest.status import answer_warning
 from companybrain.model.answer import Answer
 from companybrain.surfaces.cli.agent import run_agent_cli
 from companybrain.surfaces.cli.context import CliState, pass_state
@@ -77,9 +77,8 @@ def ask_cmd(
         return
     reader = state.reader()
     answer = reader.ask(question, now=now, as_of=as_of, as_person=as_person)
-    if (last := last_ingest(reader.store)) and last.get("state") == "interrupted":
-        # the answer may cite a record a later, unwritten one changes: say so, as status does
-        click.echo(f"warning: {last['warning']}; this answer is from what it stored", err=True)
+    if warning := answer_warning(reader.store):  # as status says, and every other surface
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         click.echo(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -23,6 +23,7 @@ from starlette.applications import Starlette
 from companybrain.ask.registry import ToolContext, ToolSpec
 from companybrain.errors import BrainError, StoreError
 from companybrain.graph.queries import repo_read
+from companybrain.ingest.status import answer_warning
 from companybrain.model.answer import Answer
 from companybrain.surfaces.paths import hide_paths
 
@@ -143,23 +144,26 @@ def build_server(ctx: ToolContext, tools: Sequence[ToolSpec]) -> Server[Any]:
             raise MCPError(types.INVALID_PARAMS, f"no tool named {params.name!r}")
         arguments = dict(params.arguments or {})
 
-        def answer_call() -> Answer:
+        def answer_call() -> tuple[Answer, str | None]:
             # a graph deleted since the server started (`brain reset`) is gone: one error
             # naming it, never answered from as if the company had no such service
             ctx.store.require_graph()
-            return spec(ctx, arguments)
+            answer = spec(ctx, arguments)
+            return answer, answer_warning(ctx.store, counts=ctx.as_person is None)
 
         try:
             # the store is synchronous: run the query off the event loop
-            answer = await anyio.to_thread.run_sync(answer_call)
+            answer, warning = await anyio.to_thread.run_sync(answer_call)
         except BrainError as exc:  # a bad argument or a failed query: the message is for them
             text = await anyio.to_thread.run_sync(_without_paths, ctx, exc)
             return types.CallToolResult(content=[types.TextContent(text=text)], is_error=True)
         data = answer.to_dict()
-        return types.CallToolResult(
-            content=[types.TextContent(text=json.dumps(data, ensure_ascii=False))],
-            structured_content=data,
-        )
+        content: list[types.ContentBlock] = [
+            types.TextContent(text=json.dumps(data, ensure_ascii=False))
+        ]
+        if warning:  # the envelope has no field for it: a text of its own, after the answer
+            content.append(types.TextContent(text=f"warning: {warning}"))
+        return types.CallToolResult(content=content, structured_content=data)
 
     return Server(
         "companybrain",

@@ -7,17 +7,22 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel, Field
 
 from companybrain.ask.engine import parse_now
+from companybrain.brain import Brain
+from companybrain.ingest.status import answer_warning
 from companybrain.surfaces.web import board_view, company, graph_view, review_view
-from companybrain.surfaces.web.context import WebContext, now_utc
+from companybrain.surfaces.web.context import Asker, WebContext, now_utc
 
 GRAPH = Query(default=None, description="The graph to read [default: the server's].")
 # `brain status` lines a caller of the web app is not told: paths and the database's address
 PRIVATE_STATUS = ("data", "server")
 AS = Query(default=None, alias="as", description="Ask as this person (their record access).")
+# Beside an answer from a graph whose last ingest did not finish: the answer object is the
+# one of spec/answers.md, which has no field for it, so it is said in this header
+WARNING_HEADER = "X-Brain-Warning"
 
 
 class AskBody(BaseModel):
@@ -66,14 +71,22 @@ def router(web: WebContext) -> APIRouter:
                 found["last_ingest"] = {**found["last_ingest"], **counted}
         return found
 
+    def warn(response: Response, brain: Brain, who: Asker) -> None:
+        warning = answer_warning(brain.store, counts=not who.viewer.restricted)
+        if warning:
+            response.headers[WARNING_HEADER] = warning
+
     @r.post("/ask")
-    def ask(body: AskBody) -> dict[str, Any]:
-        """The answer object of spec/answers.md."""
+    def ask(body: AskBody, response: Response) -> dict[str, Any]:
+        """The answer object of spec/answers.md. After an ingest that did not finish, the
+        `X-Brain-Warning` header says the answer is from the records it stored."""
         brain, who = asker(body.graph, body.as_)
         now = parse_now(body.now, "now") if body.now is not None else None  # 400 naming it
-        return brain.ask(
+        answer = brain.ask(
             body.question, now=now, as_of=body.as_of, as_person=who.person, as_of_field="as_of"
-        ).to_dict()
+        )
+        warn(response, brain, who)
+        return answer.to_dict()
 
     @r.post("/records")
     def add_record(body: RecordBody) -> dict[str, Any]:
@@ -94,10 +107,15 @@ def router(web: WebContext) -> APIRouter:
         return view
 
     @r.get("/owners")
-    def owners(graph: str | None = GRAPH, as_: str | None = AS) -> list[dict[str, Any]]:
-        """Every service and project: its owner now, or why none, and its claims."""
+    def owners(
+        response: Response, graph: str | None = GRAPH, as_: str | None = AS
+    ) -> list[dict[str, Any]]:
+        """Every service and project: its owner now, or why none, and its claims (with the
+        `X-Brain-Warning` header of `/api/ask`)."""
         brain, who = asker(graph, as_)
-        return company.owners(brain.store, brain.settings, who, now_utc())
+        found = company.owners(brain.store, brain.settings, who, now_utc())
+        warn(response, brain, who)
+        return found
 
     @r.get("/graph")
     def graph_node(

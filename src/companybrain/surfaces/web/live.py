@@ -15,6 +15,7 @@ from typing import Any
 from companybrain.ask.engine import parse_now
 from companybrain.brain import Brain
 from companybrain.errors import BrainError
+from companybrain.ingest.status import answer_warning
 from companybrain.surfaces.web.company import answer_view
 from companybrain.surfaces.web.context import Asker, shown
 
@@ -34,7 +35,16 @@ def run_ask(
 ) -> dict[str, Any]:
     """Ask, telling `on_step` each tool call as it happens. With a model configured, the
     model calls the read-only tools in a loop and code checks its answer; without one, the
-    router picks one tool and code answers."""
+    router picks one tool and code answers. `warning`: that the last ingest did not finish,
+    so the answer is from the records it stored (None: it did)."""
+    view = _answer(brain, asker, given, on_step)
+    view["warning"] = answer_warning(brain.store, counts=not asker.viewer.restricted)
+    return view
+
+
+def _answer(
+    brain: Brain, asker: Asker, given: AskInput, on_step: Callable[[str], None]
+) -> dict[str, Any]:
     store = brain.store
     now = parse_now(given.now, "now") if given.now else None  # errors name the form's fields
     if brain.settings.model_configured:

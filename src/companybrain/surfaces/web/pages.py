@@ -4,6 +4,7 @@ a page only through Jinja's autoescaping, and never as a link target."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -17,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from companybrain.errors import BrainError, InputError, StoreError
 from companybrain.graph.queries import ask_q
+from companybrain.ingest.status import answer_warning
 from companybrain.surfaces.web import board_view, company, graph_view, live, review_view
 from companybrain.surfaces.web.context import Asker, WebContext, http_status, now_utc, shown
 from companybrain.surfaces.web.security import (
@@ -68,6 +70,7 @@ class Pages:
     ) -> HTMLResponse:
         keep = {k: v for k, v in request.query_params.items() if k not in {"graph", "as"}}
         context = {
+            "ingest_warning": self.ingest_warning(graph, person),
             "page": page,
             "title": title,
             "graph": graph,
@@ -80,6 +83,14 @@ class Pages:
             **data,
         }
         return self.templates.TemplateResponse(request, name, context, status_code=status_code)
+
+    def ingest_warning(self, graph: str, person: str | None) -> str | None:
+        """The banner of every page while the last ingest of `graph` is unfinished: what
+        it shows is from the records stored so far. A person sees no count of records."""
+        with suppress(BrainError):  # a page that shows why the database failed still shows
+            store = self.web.brain(graph).store
+            return answer_warning(store, counts=person is None, shown="what this page shows")
+        return None
 
     def render_answer(
         self, request: Request, graph: str, person: str | None, view: dict[str, Any]
