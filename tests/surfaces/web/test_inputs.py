@@ -93,6 +93,28 @@ def test_validation_errors_name_the_field_and_never_echo_the_input(client: TestC
     assert broken.json()["error"].startswith("body: not valid JSON")
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/ask", {"question": "Who owns the billing gateway?", "asOf": "2026-09-25"}, "asOf"),
+        ("/api/ask", {"question": "Who owns the billing gateway?", "as-of": "2026-09-25"}, "as-of"),
+        ("/api/ask", {"question": "Who owns the search index?", "as_person": "ana"}, "as_person"),
+        ("/api/ask", {"question": "Who owns the search index?", "as_": "ana"}, "as_"),
+        ("/api/records", {"text": "Bo owns it.", "author": "bo", "title": "Note"}, "title"),
+        ("/api/sync", {"repository": "repo"}, "repository"),
+    ],
+)
+def test_an_unknown_body_field_is_one_error_naming_it(
+    client: TestClient, path: str, body: dict[str, object], field: str
+) -> None:
+    """A mistyped field was dropped without a word: `"asOf": "2026-09-25"` was answered for
+    today (Bo Lind, citing CC-1) where that day's owner was Ana Ruiz; `"as_person": "ana"`
+    answered as everyone, with the record only `sec` may see."""
+    reply = client.post(path, json=body, headers={"Origin": "http://testserver"})
+    message = _one_error(reply, 422, field)
+    assert message == f"{field}: not a field of this call (its fields are at /docs)"
+
+
 def test_a_body_over_the_limit_is_refused_before_it_is_read(client: TestClient, site: Site) -> None:
     from companybrain.surfaces.web.inputs import max_body_bytes
 

@@ -8,7 +8,7 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Query, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from companybrain.ask.engine import parse_now
 from companybrain.brain import Brain
@@ -25,7 +25,14 @@ AS = Query(default=None, alias="as", description="Ask as this person (their reco
 WARNING_HEADER = "X-Brain-Warning"
 
 
-class AskBody(BaseModel):
+class Body(BaseModel):
+    """A request body: a field it does not know is refused by name (422), never dropped: a
+    mistyped `asOf` or `as_person` was answered for today, or for everyone."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class AskBody(Body):
     question: str = Field(max_length=2000)  # empty, or only spaces: 400 from `ask`
     now: str | None = None
     as_of: str | None = None
@@ -33,7 +40,7 @@ class AskBody(BaseModel):
     graph: str | None = None
 
 
-class RecordBody(BaseModel):
+class RecordBody(Body):
     text: str = Field(max_length=100_000)  # empty, or only spaces: 400 from the ingest
     author: str
     id: str | None = Field(default=None, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
@@ -43,7 +50,7 @@ class RecordBody(BaseModel):
     graph: str | None = None
 
 
-class SyncBody(BaseModel):
+class SyncBody(Body):
     repo: str | None = None
     as_: str | None = Field(default=None, alias="as")
     graph: str | None = None

@@ -134,5 +134,8 @@ def validation_message(errors: Sequence[Any]) -> str:
             found.append(f"body: not valid JSON ({error} at character {loc[-1]})")
             continue
         where = ".".join(str(p) for p in loc[1:]) or str(loc[0])
+        if e.get("type") == "extra_forbidden":  # a mistyped name, most likely
+            found.append(f"{where}: not a field of this call (its fields are at /docs)")
+            continue
         found.append(f"{where}: {e.get('msg', 'not valid')}")
     return "; ".join(dict.fromkeys(found))
