@@ -242,6 +242,34 @@ def test_an_instant_is_read_with_its_whole_offset_not_in_the_company_zone(
 
 
 @pytest.mark.parametrize(
+    "written",
+    [
+        "2026-10-14T08:00:00 America/New_York",
+        "2026-10-14T08:00:00[America/New_York]",
+        "2026-10-14T08:00 America/Port-au-Prince",
+        "2026-10-14T08:00:00 UTC-4",
+        "2026-10-14 08:00 GMT-4",
+        "2026-10-14T08:00:00 ET",
+        "2026-10-14T08:00:00 EDT",
+        "2026-10-14T08:00 PM",
+    ],
+)
+def test_an_instant_followed_by_a_zone_it_cannot_read_is_refused_naming_it(
+    written: str,
+) -> None:
+    """Each was read as 08:00 in the company's zone (UTC), the zone after it dropped (UTC-4
+    set aside as a hyphenated name): "Who owned the billing gateway at 2026-10-14T08:00:00
+    America/New_York?" named the owner before a transfer that took effect at 11:00 UTC, when
+    it was 12:00 UTC there."""
+    reading = vague(f"Who owned it at {written}?", tz="UTC")
+    # named with its zone (a hyphenated name's rest may be set aside as a record id's is)
+    assert written.startswith(reading.phrase) and len(reading.phrase) > len("2026-10-14T08:00")
+    assert "write the time with its UTC offset" in reading.reason
+    given = parse_as_of(written, NOW, "UTC")
+    assert isinstance(given, VagueDate) and given.phrase == reading.phrase
+
+
+@pytest.mark.parametrize(
     "written", ["2026-10-14T12:00 EST", "2026-10-14T12:00 UTC+7", "2026-10-14T12:00:00+02:00:00"]
 )
 def test_an_instant_with_an_offset_it_cannot_read_is_refused(written: str) -> None:

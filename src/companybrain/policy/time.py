@@ -54,6 +54,14 @@ _ISO_INSTANT = re.compile(
     r"(?![\w:]|[.,+-]\d|\s?(?-i:[A-Z]{3,5})\b)",
     re.I,
 )
+# An instant followed by a zone it does not read: an IANA name (America/New_York, also in
+# brackets), an abbreviation (ET, CEST; AM/PM too), or an offset written after UTC or GMT
+# (UTC-4). Read without it, the time was taken in the company's zone, hours off.
+_UNREAD_ZONE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?"
+    r"\s?(?:\[[^\]]*\]|(?-i:[A-Z][A-Za-z]+/[\w+-]*)|(?:UTC|GMT)[+-]\d|(?!(?:UTC|GMT)\b)(?-i:[A-Z]{2,5})\b)",
+    re.I,
+)
 _ISO_DAY = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b(?!-)")
 _YEAR_FIRST_SLASH = re.compile(r"\b(?P<y>\d{4})/(?P<m>\d{1,2})/(?P<d>\d{1,2})\b")
 _NUMERIC_DAY = re.compile(r"\b(?P<a>\d{1,2})(?P<sep>[/.])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{2,4})\b")
@@ -75,7 +83,7 @@ _NOW = re.compile(
 
 # Things that are not times even though they contain digits: record ids (CC-1031,
 # dir-2026-09), hyphenated names (billing-gw), file paths.
-_NOT_TIME = re.compile(r"\b[A-Za-z][\w]*(?:-[\w]+)+\b|\S+/\S+\.\w+")
+_NOT_TIME = re.compile(r"\b(?!(?:UTC|GMT)-\d)[A-Za-z][\w]*(?:-[\w]+)+\b|\S+/\S+\.\w+")
 
 # Phrases that point at a time but not at one specific day.
 _MONTH_WORD = (
@@ -294,6 +302,9 @@ Reader = Callable[[str, datetime, str], tuple[str, Found | VagueDate]]
 
 
 def _read_instants(text: str, now: datetime, tz: str) -> tuple[str, Found | VagueDate]:
+    unread = _UNREAD_ZONE.search(text)
+    if unread:
+        return text, VagueDate(unread.group(0), _ZONE_NOT_READ)
     found: Found = []
     for m in _ISO_INSTANT.finditer(text):
         offset = m.group("off")
@@ -327,6 +338,12 @@ def _read_instants(text: str, now: datetime, tz: str) -> tuple[str, Found | Vagu
             return text, VagueDate(m.group(0), "it is not a time on the calendar")
         found.append((m.group(0), moment, None))
     return _blank(text, _ISO_INSTANT), found
+
+
+_ZONE_NOT_READ = (
+    "what follows the time (a time zone, AM or PM) is not read; write the time with its "
+    "UTC offset, as 2026-09-25T10:00:00-04:00"
+)
 
 
 def _read_iso_days(text: str, now: datetime, tz: str) -> tuple[str, Found | VagueDate]:
