@@ -82,3 +82,9 @@ def test_an_answer_after_an_interrupted_ingest_says_so(run_cli, store: Store, co
     agent = run_cli(*question[:-1], "--agent", question[-1])  # no model: the routed answer
     assert agent.exit_code == 0, agent.output
     assert "warning: last ingest did not finish (run r1a2b3c4d5e6" in agent.stderr
+    assert store.take_lock(lock.LOCK_NAME, "r1a2b3c4d5e6", 60_000)  # a run still going
+    try:
+        running = run_cli(*question)
+        assert "warning: an ingest is running (run r1a2b3c4d5e6" in running.stderr
+    finally:
+        store.drop_lock(lock.LOCK_NAME, "r1a2b3c4d5e6")

@@ -22,13 +22,19 @@ def last_ingest(store: Store) -> dict[str, Any] | None:
 
 
 def answer_warning(store: Store, *, counts: bool = True, shown: str = "this answer") -> str | None:
-    """What every answer surface says beside an answer when the last ingest did not finish
-    (None: it did, or it still runs): the answer may cite a record that a later, unwritten
-    one changes. `counts=False` for someone who may not see every record: without how many
-    records are durable (that count covers records hidden from them, as in /api/status)."""
+    """What every answer surface says beside an answer when the last ingest did not finish,
+    or one is still running (None: it finished): the answer may cite a record that a later,
+    unwritten one changes, and one read while batches land may mix two states of the data.
+    `counts=False` for someone who may not see every record: without how many records are
+    durable (that count covers records hidden from them, as in /api/status)."""
     last = last_ingest(store)
-    if last is None or last["state"] != "interrupted":
+    if last is None or last["state"] == "complete":
         return None
+    if last["state"] == "running":
+        told = "an ingest is running"
+        if counts:
+            told += f" (run {last['run']}, {last['durable']} records durable so far)"
+        return f"{told}; {shown} is from the records stored so far and may change when it ends"
     told = last["warning"] if counts else "last ingest did not finish: run `brain ingest` again"
     return f"{told}; {shown} is from the records it stored"
 

@@ -1,5 +1,5 @@
-"""After an ingest that did not finish (killed mid-run), the web app says that what it
-answers is from the records stored so far: `POST /api/ask` and `/api/owners` in the
+"""After an ingest that did not finish (killed mid-run), or while one runs, the web app says
+that what it answers is from the records stored so far: `POST /api/ask` and `/api/owners` in the
 `X-Brain-Warning` header (the answer object stays the one of spec/answers.md, which has no
 field for it), the Ask page beside the answer, every other page in a banner. Before, only
 `brain ask` (on standard error) and `/api/status` said so: an answer citing a directory
@@ -19,7 +19,7 @@ from companybrain.brain import Brain
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import records_q
-from companybrain.ingest import writer
+from companybrain.ingest import lock, writer
 from companybrain.ingest.pipeline import ingest
 from companybrain.surfaces.web import create_app
 from tests.ingest.corpus_builder import md, write_corpus
@@ -98,6 +98,29 @@ def test_the_pages_say_it_beside_the_answer_and_in_a_banner(
     assert "3500 records durable" in owners
     as_ana = client.get("/owners", params={"as": "ana"}).text
     assert "did not finish" in as_ana and "3500" not in as_ana
+
+
+def test_an_answer_read_while_an_ingest_runs_says_so(
+    corpus: Path, store: Store, settings: Settings
+) -> None:
+    """While a run wrote its batches, answers came from whatever had landed (a project's
+    services read before and after a batch, in one answer) and said nothing of it."""
+    client = TestClient(create_app(settings))
+    ask = {"question": QUESTION, "now": NOW}
+    _interrupt(store)
+    assert store.take_lock(lock.LOCK_NAME, "r1a2b3c4d5e6", 60_000)  # the run is alive
+    try:
+        reply = client.post("/api/ask", json=ask)
+        assert reply.headers[HEADER] == (
+            "an ingest is running (run r1a2b3c4d5e6, 3500 records durable so far); this "
+            "answer is from the records stored so far and may change when it ends"
+        )
+        as_ana = client.post("/api/ask", json={**ask, "as": "ana"}).headers[HEADER]
+        assert as_ana.startswith("an ingest is running; this answer") and "3500" not in as_ana
+    finally:
+        store.drop_lock(lock.LOCK_NAME, "r1a2b3c4d5e6")
+    records_q.write_checkpoint(store, writer.CHECKPOINT_KEY, {**UNFINISHED, "complete": True})
+    assert HEADER not in client.post("/api/ask", json=ask).headers
 
 
 @pytest.fixture
