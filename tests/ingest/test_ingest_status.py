@@ -59,13 +59,39 @@ def test_status_while_an_ingest_runs_says_so_not_interrupted(run_cli, store: Sto
         store.drop_lock(lock.LOCK_NAME, "r1a2b3c4d5e6")
 
 
+def test_a_run_is_running_before_its_first_checkpoint(run_cli, store: Store) -> None:  # type: ignore[no-untyped-def]
+    """A run writes the organisation (and reads the corpus) under its lock before its first
+    checkpoint: meanwhile status said "complete" (the last run's checkpoint) or nothing (a
+    first run), and answers said nothing either: a service it had just written was "not
+    owned by anyone on record" (NO_CLAIM), with no word that records were on their way."""
+    assert store.take_lock(lock.LOCK_NAME, "n3w4run5e6f7", 60_000)
+    try:
+        info = json.loads(run_cli("status", "--json").output)["last_ingest"]
+        assert (info["state"], info["run"], info["durable"]) == ("running", "n3w4run5e6f7", 0)
+        done = {**UNFINISHED, "complete": True}  # the previous run's, finished
+        records_q.write_checkpoint(store, writer.CHECKPOINT_KEY, done)
+        info = json.loads(run_cli("status", "--json").output)["last_ingest"]
+        assert (info["state"], info["run"], info["durable"]) == ("running", "n3w4run5e6f7", 0)
+        asked = run_cli("ask", "--now", "2026-10-20T12:00:00Z", "Who owns the billing gateway?")
+        assert "warning: an ingest is running (run n3w4run5e6f7, 0 records" in asked.stderr
+    finally:
+        store.drop_lock(lock.LOCK_NAME, "n3w4run5e6f7")
+    assert json.loads(run_cli("status", "--json").output)["last_ingest"]["state"] == "complete"
+
+
 def test_summarize_reads_the_checkpoint_and_the_lock() -> None:
     assert summarize(None, None) is None
     assert summarize({**UNFINISHED, "complete": True}, None)["state"] == "complete"  # type: ignore[index]
-    assert summarize(UNFINISHED, "other") == {
-        "state": "running", "run": "other", "durable": 3500, "last": "CC-000123",
+    assert summarize(UNFINISHED, "r1a2b3c4d5e6") == {
+        "state": "running", "run": "r1a2b3c4d5e6", "durable": 3500, "last": "CC-000123",
         "at_ms": None, "warning": None,
     }  # fmt: skip
+    # another run holds the lock: nothing of it is durable yet, whatever the last one left
+    for mark in (UNFINISHED, {**UNFINISHED, "complete": True}, None):
+        assert summarize(mark, "other") == {
+            "state": "running", "run": "other", "durable": 0, "last": None,
+            "at_ms": None, "warning": None,
+        }  # fmt: skip
 
 
 def test_an_answer_after_an_interrupted_ingest_says_so(run_cli, store: Store, corpus: Path) -> None:  # type: ignore[no-untyped-def]

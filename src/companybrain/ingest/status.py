@@ -42,14 +42,19 @@ def answer_warning(store: Store, *, counts: bool = True, shown: str = "this answ
 def summarize(mark: dict[str, Any] | None, holder: str | None) -> dict[str, Any] | None:
     """The checkpoint and the lock's holder as `state` (complete, running, interrupted) with
     the line to show people (`warning`, None when all is well)."""
-    if mark is None:
+    if mark is None and holder is None:
         return None
+    mark = mark or {}  # a first run writes the organisation before its first checkpoint
     run = mark.get("run")
     durable = int(mark.get("durable") or 0)
-    if mark.get("complete") is True:
-        state, warning = "complete", None
-    elif holder is not None:  # the checkpoint of a run still going is not complete yet
+    # A live holder is a run going on, whatever the checkpoint says: before its own first
+    # checkpoint the last one is the previous run's, complete, while it writes already.
+    if holder is not None:
         state, warning = "running", None
+        if run != holder:  # nothing of this run is counted durable yet
+            durable, mark = 0, {}
+    elif mark.get("complete") is True:
+        state, warning = "complete", None
     else:
         state = "interrupted"
         warning = (
