@@ -115,6 +115,36 @@ def test_an_unknown_body_field_is_one_error_naming_it(
     assert message == f"{field}: not a field of this call (its fields are at /docs)"
 
 
+@pytest.mark.parametrize(
+    ("url", "field"),
+    [
+        ("/api/owners?as_of=2026-09-25", "as_of"),
+        ("/api/owners?as_person=ana", "as_person"),
+        ("/api/record?id=CC-2&person=ana", "person"),
+        ("/api/status?asOf=2026-09-25", "asOf"),
+        ("/api/ask?as=ana", "as"),
+    ],
+)
+def test_an_unknown_query_parameter_of_an_api_call_is_one_error_naming_it(
+    client: TestClient, url: str, field: str
+) -> None:
+    """`/api/owners?as_of=2026-09-25` gave today's owners, each with its citations, and
+    `/api/record?id=CC-2&person=ana` showed ana a record only `sec` may see: a parameter the
+    call does not take was dropped without a word."""
+    if url.startswith("/api/ask"):
+        reply = client.post(url, json={"question": "Who owns the search index?"})
+    else:
+        reply = client.get(url)
+    message = _one_error(reply, 422, field)
+    assert message == f"{field}: not a field of this call (its fields are at /docs)"
+
+
+def test_pages_take_parameters_they_do_not_read(client: TestClient) -> None:
+    """A link may carry its own (a tracker's `utm_source`): a page is shown all the same."""
+    assert client.get("/owners?utm_source=mail").status_code == 200
+    assert client.get("/api/owners?graph=&as=").status_code == 404  # its own: read as ever
+
+
 def test_a_body_over_the_limit_is_refused_before_it_is_read(client: TestClient, site: Site) -> None:
     from companybrain.surfaces.web.inputs import max_body_bytes
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -79,7 +81,10 @@ def _replay(chunks: list[bytes], last: Message | None, receive: Receive) -> Rece
 
 async def check_values(request: Request) -> None:
     """An app-wide dependency: every value a request carries is text a query or a git
-    command can take, or one InputError (400) naming the field."""
+    command can take, or one InputError (400) naming the field; and a query parameter an
+    API call does not take is refused by name (422), as a body field it does not know is
+    (a mistyped `as_of` or `as_person` would be dropped: answered for now, as everyone)."""
+    _refuse_unknown_parameters(request)
     fields: list[tuple[str, Any]] = list(request.query_params.multi_items())
     fields += list(request.path_params.items())
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -96,6 +101,19 @@ async def check_values(request: Request) -> None:
         for text in (name, *strings_in(value)):
             if UNSTORABLE.search(text):
                 raise InputError(f"{_printable(name)}: {unstorable(text)}")
+
+
+def _refuse_unknown_parameters(request: Request) -> None:
+    """Pages take any parameter (a link may carry its own); API calls only theirs."""
+    route = request.scope.get("route")
+    if not request.url.path.startswith("/api/") or not isinstance(route, APIRoute):
+        return
+    taken = {p.alias for p in route.dependant.query_params}
+    unknown = [name for name in dict.fromkeys(request.query_params) if name not in taken]
+    if unknown:
+        raise RequestValidationError(
+            [{"type": "extra_forbidden", "loc": ("query", _printable(n))} for n in unknown]
+        )
 
 
 def _printable(name: str) -> str:
