@@ -11,9 +11,12 @@ from companybrain.graph.connection import Store
 from companybrain.graph.queries import records_q
 from companybrain.ingest import lock, writer
 from companybrain.ingest.status import summarize
-from tests.ingest.corpus_builder import write_corpus
+from tests.ingest.corpus_builder import md, write_corpus
 from tests.ingest.test_pipeline import CHAT, DIRECTORY, TRANSFER
 
+CHAT_MD = md(
+    {"id": "msg-x", "kind": "chat", "at": "2026-10-16T09:00:00Z", "author": "cy"}, "hello all"
+)
 UNFINISHED = {"run": "r1a2b3c4d5e6", "complete": False, "durable": 3500, "last": "CC-000123"}
 
 
@@ -76,6 +79,27 @@ def test_a_run_is_running_before_its_first_checkpoint(run_cli, store: Store) -> 
         assert "warning: an ingest is running (run n3w4run5e6f7, 0 records" in asked.stderr
     finally:
         store.drop_lock(lock.LOCK_NAME, "n3w4run5e6f7")
+    assert json.loads(run_cli("status", "--json").output)["last_ingest"]["state"] == "complete"
+
+
+def test_a_record_added_on_its_own_does_not_finish_an_interrupted_ingest(  # type: ignore[no-untyped-def]
+    run_cli, store: Store, corpus: Path, tmp_path: Path
+) -> None:
+    """After a killed corpus ingest, one typed record (`brain add`, the web's Add record
+    page, POST /api/records) or one file ingested on its own wrote a complete checkpoint of
+    its own: status said "complete" and answers stopped warning, while the records the
+    killed run had yet to write were still missing."""
+    assert run_cli("ingest", str(corpus)).exit_code == 0
+    records_q.write_checkpoint(store, writer.CHECKPOINT_KEY, UNFINISHED)
+    added = run_cli("add", "Ana Ruiz owns the search index, I think.", "--as", "bo")
+    assert added.exit_code == 0, added.output
+    one = write_corpus(tmp_path / "one", {"x.md": CHAT_MD})
+    assert run_cli("ingest", str(one / "records" / "x.md")).exit_code == 0
+    last = json.loads(run_cli("status", "--json").output)["last_ingest"]
+    assert (last["state"], last["run"], last["durable"]) == ("interrupted", "r1a2b3c4d5e6", 3500)
+    asked = run_cli("ask", "--now", "2026-10-20T12:00:00Z", "Who owns the billing gateway?")
+    assert "warning: last ingest did not finish (run r1a2b3c4d5e6" in asked.stderr
+    assert run_cli("ingest", str(corpus)).exit_code == 0  # the corpus again: that finishes it
     assert json.loads(run_cli("status", "--json").output)["last_ingest"]["state"] == "complete"
 
 

@@ -274,7 +274,12 @@ def _store_locked(
             unfinished = previous is not None and previous.get("complete") is False
             if report.stored or report.pruned or unfinished or previous is None:
                 finish(store)
-            writer.checkpoint(complete=True)
+            if previous is not None and unfinished and not in_corpus:
+                # records stored on their own (typed, a file) do not finish a corpus run
+                # that was cut short: the graph still lacks what it had yet to write
+                writer.restore(previous)
+            else:
+                writer.checkpoint(complete=True)
     finally:
         writer.close()
     if progress:

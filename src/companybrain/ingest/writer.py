@@ -156,6 +156,11 @@ class Writer:
              "at_ms": int(time.time() * 1000)},
         )  # fmt: skip
 
+    def restore(self, previous: dict[str, Any]) -> None:
+        """Put back the checkpoint this run found: a run cut short, which this one does not
+        complete (it claims less than what is written, so it needs no durability point)."""
+        records_q.write_checkpoint(self.out, CHECKPOINT_KEY, previous)
+
     def close(self) -> None:
         self.out.close()
 
