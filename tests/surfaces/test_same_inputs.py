@@ -14,7 +14,9 @@ from companybrain.ask.registry import ReadOnlyStore, ToolContext, read_only_tool
 from companybrain.config import Settings
 from companybrain.errors import InputError
 from companybrain.graph.connection import Store
-from companybrain.ingest.pipeline import ingest
+from companybrain.ingest.pipeline import add_typed_record, ingest
+from companybrain.model.records import Record
+from companybrain.policy.time import clock_now
 from companybrain.surfaces.web import create_app
 from tests.conftest import REPO_ROOT
 
@@ -87,3 +89,23 @@ def test_spaces_around_the_author_of_a_typed_record_are_ignored(
     for rid in ("T-CLI-1", "T-WEB-1", generated.json()["id"]):
         record = web.get("/api/record", params={"id": rid}).json()["record"]
         assert record["author"] == "kofi"
+
+
+@pytest.mark.parametrize("blank", ["", "   "])
+def test_a_typed_record_without_its_author_is_refused_everywhere(
+    demo: Store, settings: Settings, run_cli: Any, blank: str
+) -> None:
+    """`brain add "..." --as ""` (the option is required), `/api/records` with `"author":
+    ""` and the Add record page without a person chosen stored an anonymous record, under
+    an id ending in a dash ("typed-20261130T152833728000-")."""
+    before = demo.read("MATCH (s:Source) RETURN count(s) AS n")[0]["n"]
+    added = run_cli("add", "Hello from nobody.", "--as", blank)
+    assert added.exit_code == 1 and "--as: no person id given" in str(added.exception)
+    web = TestClient(create_app(settings))
+    stored = web.post("/api/records", json={"text": "Hello from nobody.", "author": blank})
+    assert (stored.status_code, stored.json()["error"]) == (
+        400, "author: no person id given: a typed record is stored as theirs"
+    )  # fmt: skip
+    with pytest.raises(InputError, match="needs the person id of who typed it"):
+        add_typed_record(demo, Record(id="T-X", kind="chat", at=clock_now(), text="hi"), settings)
+    assert demo.read("MATCH (s:Source) RETURN count(s) AS n")[0]["n"] == before

@@ -165,8 +165,10 @@ def add_typed_record(store: Store, record: Record, settings: Settings) -> Ingest
     org = org_from_graph(store)
     if org is None:
         raise InputError("no organisation in this graph yet: ingest a corpus with org.yaml first")
-    author = org.person(record.author) if record.author else None
-    if record.author and (author is None or author.former):
+    if not (record.author or "").strip():  # stored anonymously, as "typed-<time>-"
+        raise InputError("a typed record needs the person id of who typed it")
+    author = org.person(record.author or "")
+    if author is None or author.former:
         raise InputError(f"unknown person id {record.author!r}")
     if not record.text.strip():
         raise InputError("the record's text is empty: there is nothing to store")

@@ -152,6 +152,8 @@ def add_cmd(
     except TimeProblem as exc:
         raise InputError(str(exc)) from exc
     author = author.strip()  # as `ask --as` reads it (engine.viewer_for): no id has spaces
+    if not author:
+        raise InputError("--as: no person id given: a typed record is stored as theirs")
     rid = record_id or f"typed-{at.strftime('%Y%m%dT%H%M%S%f')}-{author}"  # as the web app's
     record = Record(
         id=rid, kind="chat", at=at, text=text, author=author, about=about, origin="brain add"

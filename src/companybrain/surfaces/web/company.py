@@ -229,6 +229,8 @@ def add_record(
     from companybrain.ingest.records import check_typed
 
     author = author.strip()  # as who asks is read (engine.viewer_for): no id has spaces
+    if not author:
+        raise InputError("author: no person id given: a typed record is stored as theirs")
     if record_id and asker.viewer.restricted:
         # "exists already" for a record they may not see would tell them it exists
         raise InputError(
