@@ -109,3 +109,24 @@ def test_a_typed_record_without_its_author_is_refused_everywhere(
     with pytest.raises(InputError, match="needs the person id of who typed it"):
         add_typed_record(demo, Record(id="T-X", kind="chat", at=clock_now(), text="hi"), settings)
     assert demo.read("MATCH (s:Source) RETURN count(s) AS n")[0]["n"] == before
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("ask", "--as", "kofi\udcff", QUESTION), "--as"),
+        (("ask", "--as-of", "2026-09-25\udcff", QUESTION), "--as-of"),
+        (("add", "Hello.", "--as", "kofi\udcff"), "--as"),
+        (("mcp", "--as", "\udcff"), "--as"),
+    ],
+)
+def test_undecodable_bytes_in_an_option_are_named_by_the_option(
+    demo: Store, run_cli: Any, args: tuple[str, ...], option: str
+) -> None:
+    """A byte that is not UTF-8 in `--as` (on a command line, `$'kofi\\xff'`) was "the value
+    given for $id is not valid Unicode text" (the database query's parameter), or "field
+    `id`" for `brain add` (the id made from it); in `--as-of` it was dropped and the day
+    before it answered for."""
+    result = run_cli(*args)
+    assert result.exit_code == 1
+    assert str(result.exception) == f"{option}: is not valid Unicode text (surrogates not allowed)"

@@ -26,6 +26,7 @@ from companybrain.graph.queries import ask_q
 from companybrain.llm.client import ModelClient
 from companybrain.model.answer import Answer, RefusalCode
 from companybrain.policy.access import Viewer
+from companybrain.policy.text import unstorable
 from companybrain.policy.time import (
     QuestionTime,
     VagueDate,
@@ -80,6 +81,8 @@ def viewer_for(store: Store, person: str | None, field: str = "--as") -> Viewer:
     if person is None:
         return Viewer.everyone()
     person = person.strip()
+    if problem := unstorable(person):  # else the query's "$id" was named, not the option
+        raise InputError(f"{field}: {problem}")
     groups = ask_q.person_groups(store, person)
     if groups is None:
         raise InputError(f"{field}: no person with id {person!r} in this graph")
@@ -111,6 +114,8 @@ def check_inputs(
             raise InputError(f"the question is not valid Unicode text ({exc.reason})") from exc
     clock = parse_now(now)
     if as_of is not None:
+        if problem := unstorable(as_of):  # undecodable bytes on a command line
+            raise InputError(f"{as_of_field}: {problem}")
         _read_as_of(as_of, clock, "UTC", as_of_field)
     return question, clock
 

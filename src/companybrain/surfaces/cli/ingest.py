@@ -17,6 +17,7 @@ from companybrain.errors import InputError
 from companybrain.ingest.pipeline import IngestReport, add_typed_record, ingest
 from companybrain.ingest.pipeline import Progress as ProgressFn
 from companybrain.model.records import Record
+from companybrain.policy.text import unstorable
 from companybrain.surfaces.cli.context import CliState, pass_state
 
 err = Console(stderr=True)
@@ -154,6 +155,8 @@ def add_cmd(
     author = author.strip()  # as `ask --as` reads it (engine.viewer_for): no id has spaces
     if not author:
         raise InputError("--as: no person id given: a typed record is stored as theirs")
+    if problem := unstorable(author):  # else named as the `id` made from it
+        raise InputError(f"--as: {problem}")
     rid = record_id or f"typed-{at.strftime('%Y%m%dT%H%M%S%f')}-{author}"  # as the web app's
     record = Record(
         id=rid, kind="chat", at=at, text=text, author=author, about=about, origin="brain add"
