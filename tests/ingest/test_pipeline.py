@@ -213,7 +213,8 @@ def test_a_typed_record_cannot_replace_a_record_name_nothing_or_say_nothing(  # 
     run_cli, corpus: Path, store: Store
 ) -> None:
     """A typed record is chat: given the id of a record of more authority it replaced it,
-    and changed the answer. An unknown `about` and an empty text were stored too."""
+    and changed the answer. An unknown `about` and an empty text were stored too, and so
+    was a text of invisible characters only (zero-width spaces, a byte-order mark)."""
     run_cli("ingest", str(corpus))
     before = store.read("MATCH (s:Source) RETURN s.id AS id, s.kind AS kind, s.hash AS h")
     taken = before[0]["id"]
@@ -221,6 +222,7 @@ def test_a_typed_record_cannot_replace_a_record_name_nothing_or_say_nothing(  # 
         (["--id", taken, "lol"], f"a record with id {taken!r} exists already"),
         (["--about", "nope", "the gateway"], "unknown service or project id 'nope'"),
         (["   "], "the record's text is empty"),
+        (["\u200b\ufeff\u2060 "], "the record's text is empty"),  # stored: invisible only
     ):
         result = run_cli("add", "--as", "bo", "--now", "2026-10-15T10:00:00Z", *args)
         assert result.exit_code != 0

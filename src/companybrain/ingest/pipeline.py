@@ -170,7 +170,7 @@ def add_typed_record(store: Store, record: Record, settings: Settings) -> Ingest
     author = org.person(record.author or "")
     if author is None or author.former:
         raise InputError(f"unknown person id {record.author!r}")
-    if not record.text.strip():
+    if not any(c.isprintable() and not c.isspace() for c in record.text):  # U+200B, U+FEFF
         raise InputError("the record's text is empty: there is nothing to store")
     for sid in record.about:  # what a corpus record's `about` must name too
         if org.service(sid) is None and org.project(sid) is None:
