@@ -145,6 +145,35 @@ def test_pages_take_parameters_they_do_not_read(client: TestClient) -> None:
     assert client.get("/api/owners?graph=&as=").status_code == 404  # its own: read as ever
 
 
+BIG = "x" * 500_000
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "start"),
+    [
+        ("/api/ask", {"question": "Who owns it?", "as": BIG}, 400, "as: no person with id 'xxx"),
+        ("/api/ask", {"question": "Who owns it?", "graph": BIG}, 404, "no graph named 'xxx"),
+        ("/api/ask", {"question": "Who owns it?", "now": BIG}, 400, "now: 'xxx"),
+        ("/api/records", {"text": "hi", "author": "cy", "about": [BIG]}, 400, "field `about`"),
+        (f"/api/record?id={BIG[:60_000]}", None, 404, "no record 'xxx"),
+    ],
+)
+def test_an_error_quoting_a_huge_value_is_cut_short(
+    client: TestClient, path: str, body: dict[str, object] | None, status: int, start: str
+) -> None:
+    """Under the body limit, a value of half a megabyte in `as`, `graph`, `now` or a
+    record's `about` came back whole in the error ("no person with id 'xxx...'"): 500 KB
+    of reply to say one field was wrong."""
+    if body is None:
+        reply = client.get(path)
+    else:
+        reply = client.post(path, json=body, headers={"Origin": "http://testserver"})
+    assert reply.status_code == status
+    message = reply.json()["error"]
+    assert message.startswith(start) and len(message) < 1_100, message[:200]
+    assert message.endswith("characters)")
+
+
 def test_a_body_over_the_limit_is_refused_before_it_is_read(client: TestClient, site: Site) -> None:
     from companybrain.surfaces.web.inputs import max_body_bytes
 

@@ -15,8 +15,11 @@ from companybrain.config import Settings
 from companybrain.errors import BrainError, ConfigError, InputError, ModelError, StoreError
 from companybrain.graph.connection import Store
 from companybrain.policy.access import Viewer
+from companybrain.policy.text import cut
 from companybrain.policy.time import clock_now
 from companybrain.surfaces.paths import hide_paths
+
+MAX_ERROR_CHARS = 1_000  # an error names what was wrong; it need not quote all of it
 
 
 class NotFound(InputError):
@@ -106,8 +109,9 @@ def now_utc() -> datetime:
 
 def shown(exc: BaseException, settings: Settings) -> str:
     """An error as a page or API call shows it: the data folder is named by its setting,
-    never by where it is on the server's disk (a database error names its socket and log)."""
-    return hide_paths(str(exc), settings)
+    never by where it is on the server's disk (a database error names its socket and log);
+    and cut short when long, since it may quote what was sent (an `as` of a megabyte)."""
+    return cut(hide_paths(str(exc), settings), MAX_ERROR_CHARS)
 
 
 def http_status(exc: BrainError) -> int:
