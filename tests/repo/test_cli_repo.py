@@ -67,3 +67,21 @@ def test_ingest_repo_on_this_projects_own_repository(run_cli) -> None:  # type: 
 def test_ingest_repo_refuses_a_folder_that_is_not_a_repository(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     out = run_cli("ingest-repo", str(tmp_path))
     assert out.exit_code != 0
+
+
+def test_an_undecodable_byte_in_an_argument_is_named_by_it(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """`brain why $'src/\\xff.py'` said "the value given for $id is not valid Unicode text",
+    naming the database query's parameter, not what was typed."""
+    root = tmp_path / "demo"
+    scenario.build(root)
+    assert run_cli("ingest-repo", str(root)).exit_code == 0
+    for args, named in (
+        (("why", "src/\udcff.py"), "'SUBJECT'"),
+        (("who-knows", "src/\udcff.py"), "'PATH'"),
+        (("told", "tests", "--file", "AGENTS\udcff.md"), "'--file'"),
+        (("review", "HEAD", "--base", "HEAD\udcff", "--repo", str(root)), "'--base'"),
+    ):
+        out = run_cli(*args)
+        assert out.exit_code == 2, out.output
+        assert f"Invalid value for {named}: is not valid Unicode text" in out.output
+        assert "$" not in out.output

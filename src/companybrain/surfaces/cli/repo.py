@@ -21,6 +21,7 @@ from companybrain.ask.repo.review import review as review_tool
 from companybrain.model.answer import Answer
 from companybrain.repo.ingest import IngestReport, ingest_repo
 from companybrain.surfaces.cli.context import CliState, pass_state
+from companybrain.surfaces.cli.params import TEXT
 
 err = Console(stderr=True)
 
@@ -153,7 +154,7 @@ def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
 
 
 @click.command("why")
-@click.argument("subject")
+@click.argument("subject", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
 @pass_state
 def why_cmd(state: CliState, subject: str, as_json: bool) -> None:
@@ -162,7 +163,7 @@ def why_cmd(state: CliState, subject: str, as_json: bool) -> None:
 
 
 @click.command("what-breaks")
-@click.argument("path")
+@click.argument("path", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
 @pass_state
 def what_breaks_cmd(state: CliState, path: str, as_json: bool) -> None:
@@ -171,7 +172,7 @@ def what_breaks_cmd(state: CliState, path: str, as_json: bool) -> None:
 
 
 @click.command("disproven")
-@click.argument("topic", default="")
+@click.argument("topic", default="", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
 @pass_state
 def disproven_cmd(state: CliState, topic: str, as_json: bool) -> None:
@@ -180,7 +181,7 @@ def disproven_cmd(state: CliState, topic: str, as_json: bool) -> None:
 
 
 @click.command("who-knows")
-@click.argument("path")
+@click.argument("path", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
 @pass_state
 def who_knows_cmd(state: CliState, path: str, as_json: bool) -> None:
@@ -189,7 +190,7 @@ def who_knows_cmd(state: CliState, path: str, as_json: bool) -> None:
 
 
 @click.command("trace")
-@click.argument("decision")
+@click.argument("decision", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
 @pass_state
 def trace_cmd(state: CliState, decision: str, as_json: bool) -> None:
@@ -198,7 +199,7 @@ def trace_cmd(state: CliState, decision: str, as_json: bool) -> None:
 
 
 @click.command("origin")
-@click.argument("subject")
+@click.argument("subject", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
 @pass_state
 def origin_cmd(state: CliState, subject: str, as_json: bool) -> None:
@@ -207,8 +208,8 @@ def origin_cmd(state: CliState, subject: str, as_json: bool) -> None:
 
 
 @click.command("connect")
-@click.argument("a")
-@click.argument("b")
+@click.argument("a", type=TEXT)
+@click.argument("b", type=TEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
 @pass_state
 def connect_cmd(state: CliState, a: str, b: str, as_json: bool) -> None:
@@ -217,15 +218,19 @@ def connect_cmd(state: CliState, a: str, b: str, as_json: bool) -> None:
 
 
 @click.command("told")
-@click.argument("topic", default="")
+@click.argument("topic", default="", type=TEXT)
 @click.option(
     "--at",
     "when",
     default=None,
+    type=TEXT,
     help="A commit (sha, HEAD, a branch or tag), or one day (2026-03-01) [default: now].",
 )
 @click.option(
-    "--file", default=None, help="Only this instruction file (AGENTS.md, CLAUDE.md, ...)."
+    "--file",
+    default=None,
+    type=TEXT,
+    help="Only this instruction file (AGENTS.md, CLAUDE.md, ...).",
 )
 @click.option("--now", default=None, help="The clock dates are read against (ISO 8601).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer envelope as JSON.")
@@ -248,8 +253,10 @@ def told_cmd(
 
 
 @click.command("review")
-@click.argument("rev")
-@click.option("--base", default=None, help="Compare against this commit [default: REV's parent].")
+@click.argument("rev", type=TEXT)
+@click.option(
+    "--base", default=None, type=TEXT, help="Compare against this commit [default: REV's parent]."
+)
 @click.option(
     "--repo", type=click.Path(path_type=Path), default=None, help="The repository folder."
 )
