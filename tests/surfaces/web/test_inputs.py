@@ -271,3 +271,23 @@ def test_an_empty_graph_is_no_graph_not_the_default(client: TestClient) -> None:
     question = {"question": "Who owns the billing gateway?", "graph": ""}
     for reply in (client.post("/api/ask", json=question), client.get("/api/owners?graph=")):
         assert (reply.status_code, reply.json()) == (404, {"error": "no graph named ''"})
+
+
+def test_the_add_record_page_takes_no_longer_a_text_than_the_api(
+    client: TestClient, site: Site
+) -> None:
+    """`/api/records` refused a text of more than 100,000 characters; the Add record page
+    stored one of 170,000."""
+    from companybrain.graph.connection import Store
+    from companybrain.surfaces.web.company import TYPED_TEXT_MAX
+
+    store = Store(site.settings)
+    before = store.read("MATCH (s:Source) RETURN count(s) AS n")[0]["n"]
+    long = "Hello there. " * (TYPED_TEXT_MAX // 13 + 1)
+    client.get("/records/new")  # sets the CSRF cookie
+    form = {"csrf": client.cookies["brain_csrf"], "text": long, "author": "cy"}
+    page = client.post("/records/new", data=form)
+    assert page.status_code == 400 and "longer than 100,000 characters" in page.text
+    api = client.post("/api/records", json={"text": long, "author": "cy"})
+    assert api.status_code == 422
+    assert store.read("MATCH (s:Source) RETURN count(s) AS n")[0]["n"] == before

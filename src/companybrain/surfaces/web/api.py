@@ -41,7 +41,7 @@ class AskBody(Body):
 
 
 class RecordBody(Body):
-    text: str = Field(max_length=100_000)  # empty, or only spaces: 400 from the ingest
+    text: str = Field(max_length=company.TYPED_TEXT_MAX)  # empty or blank: 400 from the ingest
     author: str
     id: str | None = Field(default=None, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
     about: list[str] = Field(default_factory=list)

@@ -211,6 +211,9 @@ def owners(store: Store, settings: Settings, asker: Asker, now: datetime) -> lis
 
 # -- adding a typed record ---------------------------------------------------------------
 
+# The most text a typed record takes from the web app, by the API or the Add record page.
+TYPED_TEXT_MAX = 100_000
+
 
 def add_record(
     store: Store,
@@ -228,6 +231,8 @@ def add_record(
     from companybrain.ingest.pipeline import add_typed_record
     from companybrain.ingest.records import check_typed
 
+    if len(text) > TYPED_TEXT_MAX:  # (the page posts a form the API's body check never sees)
+        raise InputError(f"text: longer than {TYPED_TEXT_MAX:,} characters ({len(text):,})")
     author = author.strip()  # as who asks is read (engine.viewer_for): no id has spaces
     if not author:
         raise InputError("author: no person id given: a typed record is stored as theirs")
