@@ -291,3 +291,18 @@ def test_the_add_record_page_takes_no_longer_a_text_than_the_api(
     api = client.post("/api/records", json={"text": long, "author": "cy"})
     assert api.status_code == 422
     assert store.read("MATCH (s:Source) RETURN count(s) AS n")[0]["n"] == before
+
+
+def test_a_field_given_twice_is_one_error_naming_it(client: TestClient) -> None:
+    """JSON readers and query strings keep the last of a name given twice:
+    `{"as_of": "2026-09-25", "as_of": null}` was answered for now, `?as=ana&as=` as
+    everyone."""
+    twice = '{"question": "Who owns the search index?", "as_of": "2026-09-25", "as_of": null}'
+    reply = client.post(
+        "/api/ask", content=twice.encode(), headers={"content-type": "application/json"}
+    )
+    assert _one_error(reply, 400, "as_of") == "as_of: given more than once"
+    owners = client.get("/api/owners?as=ana&as=sec")
+    assert _one_error(owners, 400, "as") == "as: given more than once"
+    once = client.get("/api/owners?as=ana")
+    assert once.status_code == 200

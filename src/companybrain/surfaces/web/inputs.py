@@ -10,6 +10,7 @@ the field and never echoing its value:
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi.exceptions import RequestValidationError
@@ -90,7 +91,9 @@ async def check_values(request: Request) -> None:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if request.method in {"POST", "PUT", "PATCH"} and kind == "application/json":
         try:
-            body = await request.json()
+            body = json.loads(await request.body(), object_pairs_hook=_once_each)
+        except _GivenTwice as twice:
+            raise InputError(f"{_printable(str(twice))}: given more than once") from None
         except (ValueError, UnicodeDecodeError, RecursionError):  # nested past the stack
             body = None  # not JSON: the route's own validation says so
         if isinstance(body, dict):
@@ -101,6 +104,21 @@ async def check_values(request: Request) -> None:
         for text in (name, *strings_in(value)):
             if UNSTORABLE.search(text):
                 raise InputError(f"{_printable(name)}: {unstorable(text)}")
+
+
+class _GivenTwice(Exception):
+    """A JSON object naming one key twice (its name)."""
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict, refused when a key comes twice: JSON readers keep
+    the last, so `{"as_of": "2026-09-25", "as_of": null}` was answered for now."""
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _GivenTwice(key)
+        seen[key] = value
+    return seen
 
 
 def _refuse_unknown_parameters(request: Request) -> None:
@@ -114,6 +132,9 @@ def _refuse_unknown_parameters(request: Request) -> None:
         raise RequestValidationError(
             [{"type": "extra_forbidden", "loc": ("query", _printable(n))} for n in unknown]
         )
+    names = [name for name, _ in request.query_params.multi_items()]
+    if twice := next((n for n in names if names.count(n) > 1), None):  # the last one was taken
+        raise InputError(f"{_printable(twice)}: given more than once")
 
 
 def _printable(name: str) -> str:
