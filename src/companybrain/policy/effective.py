@@ -26,11 +26,14 @@ With `effective_at`, a month, quarter or year the sentence names must hold it (i
 zone `effective_at` is written in or the company's): "in November 2026" agrees with
 2026-11-16, "in November" with a day of any November; other vague words are settled by it.
 
-Past-pointing vague words ("has owned it since March", "took it over in April") and the
-past day of something else done ("We agreed on 3 March 2026 that Bo owns it", written
-later) keep the record's time: what it states is true when it was written, and so does a
-vague time in a clause of its own about a duty or an absence and no change ("Kofi owns it
-and will be on call next week").
+Past-pointing vague words ("has owned it since March", "took it over in April", "last
+week", "recently") and the past day of something else done ("We agreed on 3 March 2026
+that Bo owns it", written later) keep the record's time: what it states is true when it was
+written, and so does a vague time in a clause of its own about a duty or an absence and no
+change ("Kofi owns it and will be on call next week"). But a change told as done on a day
+it does not give may have come as early as that time's first day: from then until the
+record was written, who owned the service cannot be read (`Unsure`, policy/vague_past.py);
+"yesterday" and "3 days ago" are one day, the claim's start.
 
 The rest of the record is read too, for when its change starts: its title ("Billing
 gateway handover, effective 1 May 2026") speaks for all the record says, and so does another
@@ -56,6 +59,7 @@ from datetime import UTC, date, datetime, time, timedelta, timezone
 from functools import lru_cache
 
 from companybrain.policy import time as qtime
+from companybrain.policy import vague_past
 
 _WEEKDAY_WORD = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 # Words that, even outside the claim's sentence, say the time after them is when a change
@@ -212,6 +216,16 @@ class Stated:
         return self.day is not None or bool(self.either) or self.unreadable is not None
 
 
+@dataclass(frozen=True)
+class Unsure:
+    """A claim that holds from `at` (when its record was written), telling a change that may
+    have come as early as `since`: who owned the service between cannot be read (`why`)."""
+
+    at: datetime
+    since: datetime
+    why: str
+
+
 class Unreadable(Exception):
     """A time in the sentence that is not one on the calendar, or not one instant."""
 
@@ -227,7 +241,7 @@ def effective_time(
     elsewhere: tuple[str, ...] = (),
     aside: tuple[str, ...] = (),
     back: tuple[str, ...] = (),
-) -> datetime | str:
+) -> datetime | str | Unsure:
     """When a claim stated by `sentence` takes effect, for a record written at `at` with
     `effective_at` (None: not given), or why it is refused. `row`: the sentence is a table
     row, whose days not said to be its start are other columns' ("Last reviewed").
@@ -235,13 +249,16 @@ def effective_time(
     its change ("Effective: 2026-05-01"); `aside`: those that may give the day of something
     else ("The review is on 5 May 2026"): a day to come there leaves it unclear; `back`:
     those that date its change and may look back, as the title may ("The billing gateway
-    changed hands effective 1 May 2026." written 10 May, "Effective date: 2026-05-01")."""
+    changed hands effective 1 May 2026." written 10 May, "Effective date: 2026-05-01").
+    A change told as done on a day it does not give ("took over last week"), or beside a day
+    already past that may be its own (a title's "Billing gateway handover 1 May 2026"), holds
+    from `at`, and before it back to that day is `Unsure` (policy/vague_past.py)."""
     try:
         stated, rest = stated_times(sentence, tz)
     except Unreadable as exc:
         return f"the quote's time {exc}"
     try:
-        around, unsure, vague = _stated_around(title, elsewhere, aside, back, at, tz)
+        around, unsure, vague, maybe = _stated_around(title, elsewhere, aside, back, at, tz)
     except Unreadable as exc:
         return f"the record's time {exc}"
     starts = _most_precise([*(s for s in stated if s.marked), *around], tz)
@@ -314,6 +331,8 @@ def effective_time(
             return at  # "effective 14 October" written that day
         if (past := _lately_day(start, at, tz)) is not None:
             return start_of_day(past, tz)  # "from 1 May" written 10 May: this year's
+        if start.weekday is not None and not start.origin and _told_done(rest):
+            return _since(at, tz, maybe, rest, sentence, start.phrase)  # "took over on Monday"
         return (
             f"the {_whose(start)} says it takes effect {_said(start)}, which is not one day "
             "(no year); the record has no effective_at to tell when"
@@ -323,7 +342,70 @@ def effective_time(
             f"the {'quote' if found else 'record'} says it takes effect {later}, which is "
             "not one day; the record has no effective_at to tell when"
         )
-    return at
+    return _since(at, tz, maybe, rest, sentence)
+
+
+def _told_done(rest: str) -> bool:
+    """Does a sentence (its days blanked) tell a change done, or an owner since some time?"""
+    return bool(_DONE.search(rest) or _SINCE_WORD.search(rest)) and not _TO_COME.search(rest)
+
+
+_SINCE_WORD = re.compile(r"\bsince\b", re.I)
+
+
+def _since(
+    at: datetime,
+    tz: str,
+    maybe: tuple[Stated, ...],
+    rest: str,
+    sentence: str,
+    weekday: str = "",
+) -> datetime | Unsure:
+    """When a claim whose record states no start takes effect: `at`, or the exact day its
+    sentence tells its change came ("took over yesterday"); `Unsure` back to the first day
+    the change may have come on, when its sentence tells it done without its day ("last
+    week", "in April", "on Monday") or the record names a day already past that may be its
+    start (`maybe`: a title's "Billing gateway handover 1 May 2026")."""
+    written = at.astimezone(qtime.zone(tz)).date()
+    firsts: list[tuple[date, bool, str]] = [
+        (min(s.either) if s.day is None else s.day, False, _said(s)) for s in maybe
+    ]
+    if weekday:
+        firsts.append((written - timedelta(days=written.weekday() + 7), False, f'"{weekday}"'))
+    done = None
+    if vague_past.may_say(rest) or may_name_a_stretch(rest):
+        done = _told_done(rest)
+    if done:
+        told = vague_past.earliest(rest, written)
+        if told is not None:
+            firsts.append((told[0], told[1], f'"{told[2]}"'))
+        for m in [*_PERIOD.finditer(rest), *_PERIOD_HYPHENATED.finditer(sentence)]:
+            months = _months(m)  # "took over in April": a stretch already begun
+            if months is not None and (begun := _begun(months, written)) is not None:
+                firsts.append((begun, False, f'"{" ".join(m.group(0).split())}"'))
+    firsts = [f for f in firsts if f[0] < written]
+    if not firsts:
+        return at
+    first, exact, words = min(firsts, key=lambda f: f[0])
+    if exact and len(firsts) == 1:
+        return start_of_day(first, tz)  # "took over yesterday"
+    return Unsure(
+        at,
+        start_of_day(first, tz),
+        f"the record tells the change as done when it was written, and names {words} "
+        "without saying it took effect then: who owned it before the record was written "
+        "cannot be read; the record has no effective_at to tell when",
+    )
+
+
+def _begun(months: tuple[int | None, int, int], written: date) -> date | None:
+    """The first day of a stretch begun by the day `written` (without its year: this
+    year's, else last year's), if one."""
+    year, first, _ = months
+    for y in (year,) if year is not None else (written.year, written.year - 1):
+        if date(y, first, 1) <= written:
+            return date(y, first, 1)
+    return None
 
 
 def _done_before(s: Stated, sentence: str, at: datetime, tz: str) -> bool:
@@ -476,12 +558,14 @@ def _stated_around(
     back: tuple[str, ...],
     at: datetime,
     tz: str,
-) -> tuple[tuple[Stated, ...], tuple[Stated, ...], str | None]:
+) -> tuple[tuple[Stated, ...], tuple[Stated, ...], str | None, tuple[Stated, ...]]:
     """The starts the title and the other texts state; the days to come they name with
-    "on" or "since" (of this change, or of another event?); and a vague start (quoted, with
-    where it is). Raises Unreadable for a start off the calendar."""
+    "on" or "since" (of this change, or of another event?); a vague start (quoted, with
+    where it is); and the past days that may be the change's, not said to be its start.
+    Raises Unreadable for a start off the calendar."""
     found: list[Stated] = []
     unsure: list[Stated] = []
+    maybe: list[Stated] = []
     vague = None
     # (text, where, is it the title, may it look back, may it be another event's day)
     texts = [(title, "in the record's title", True, True, False)] if title else []
@@ -517,7 +601,7 @@ def _stated_around(
             )
             if stretch is not None:
                 vague = f'"{" ".join(stretch.group(0).split())}" {origin}'
-    return tuple(found), tuple(unsure), vague
+    return tuple(found), tuple(unsure), vague, tuple(maybe)
 
 
 def _firm_before(text: str, later: re.Match[str]) -> bool:

@@ -27,7 +27,8 @@ small function that returns its reason (None when it does not apply):
    it has at least the authority of the claim that would decide, refuse MISSING_PROVENANCE
    naming it, its quote and why, never its owner (the owner before it may not be the owner
    any more). At the same authority it yields only to a record written after it that takes
-   effect after it was written: the newer word.
+   effect after it was written: the newer word; or, when it stands for the days before its
+   record was written ("Bo took over last week"), to that record's own claim from then.
 
 `decide` combines them into one decision: the claims an answer rests on (or the claims a
 refusal is about), the others marked outranked with why, and the reason in words."""
@@ -241,10 +242,15 @@ def unreadable_time(deciding: Sequence[Evidence]) -> str | None:
 
 def _yields(unclear: Evidence, top: Evidence) -> bool:
     """Does a claim whose time cannot be read give way to `top`: lower authority, or the
-    same and `top` from a record written after it, taking effect after it was written?"""
+    same and `top` from a record written after it, taking effect after it was written, or
+    from its own record, once written, when it stands for the days before ("Bo took over
+    last week": who owned it then cannot be read, Bo from the record's time on)?"""
     if _authority(unclear) != _authority(top):
         return _authority(unclear) < _authority(top)
     written = unclear.at_ms if unclear.at_ms is not None else -1
+    if top.record is not None and top.record == unclear.record:
+        since = unclear.effective_ms if unclear.effective_ms is not None else written
+        return since < written <= (top.effective_ms or -1)
     return (top.at_ms or -1) > written and (top.effective_ms or -1) > written
 
 
@@ -258,6 +264,8 @@ def _why_passed(row: Evidence, unclear: Evidence) -> str:
 def why_outranked(row: Evidence, winner: Evidence) -> str:
     if _authority(row) < _authority(winner):
         return "lower authority"
+    if row.time_unclear and row.record is not None and row.record == winner.record:
+        return f"only the days before {winner.label()} was written"  # "took over last week"
     if row.time_unclear:
         return f"{winner.label()} is newer"
     return "earlier effective time"

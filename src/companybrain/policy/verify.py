@@ -113,7 +113,10 @@ def _in_effect(
     With it, when the record says the service changes hands later, naming no one, and
     `fact` tells who owns it, not a change (a directory's row beside "Effective 1 June 2026
     the billing gateway changes hands."): `fact` from then on, with why its owner cannot be
-    read (None: it lasts). Such a day already past when written is the claim's start."""
+    read (None: it lasts). Such a day already past when written is the claim's start.
+    A change told as done on a day the record does not give ("took over last week"): `fact`
+    from the record's time, and before it, back to the first day the change may have come
+    on, a claim whose owner cannot be read."""
     sentence = (_sentence_around(fact.quote, record) if parts else None) or fact.quote
     row = _table_row(fact.quote, record)
     around = _said_around(
@@ -128,7 +131,7 @@ def _in_effect(
         else:
             around["back"] = (*around.get("back", ()), *hands)
 
-    def when_said(around: dict[str, tuple[str, ...]]) -> datetime | str:
+    def when_said(around: dict[str, tuple[str, ...]]) -> datetime | str | effective.Unsure:
         return effective.effective_time(
             _without_others(
                 injection.shown_text(_with_start_columns(*row) if row else sentence), fact, org
@@ -146,6 +149,8 @@ def _in_effect(
         ends, when = None, when_said({**around, "back": (*around.get("back", ()), *hands)})
     if isinstance(when, str):
         raise Refused(EFFECTIVE_TIME, when)
+    if isinstance(when, effective.Unsure):  # "took over last week": the days before unclear
+        return replace(fact, effective=when.at), (replace(fact, effective=when.since), when.why)
     if ends is None:
         return replace(fact, effective=when), None
     why = (

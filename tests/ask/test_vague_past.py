@@ -1,0 +1,131 @@
+"""A change control written on Sunday 10 May 2026 saying "Bo Lind took over the billing
+gateway last week." (or "earlier this month", "recently", "a few days ago", "on Monday",
+"in April"), with no `effective_at`, counted from 10 May: the directory's Kofi answered for
+the days of last week, citing the directory, although the record says Bo owned it by then.
+The days between the first the change may have come on and the record are unknown: refused
+MISSING_PROVENANCE citing the record, never naming Bo or a day; Bo from the record's time;
+"yesterday" and "3 days ago" are one day, read as the start."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from companybrain.model.answer import Answer, RefusalCode
+from tests.ask.test_unclear_time import DIRECTORY, TEAM_ORG, change
+from tests.ingest.corpus_builder import write_corpus
+
+NOW = "2026-07-01T00:00:00Z"
+WRITTEN = "2026-05-10T09:00:00Z"  # a Sunday
+
+
+def load(store: Store, settings: Settings, tmp_path: Path, text: str) -> None:
+    files = {"dir.md": DIRECTORY, "cc.md": change(text, at=WRITTEN)}
+    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
+
+
+def on(store: Store, settings: Settings, day: str) -> Answer:
+    return ask(store, settings, f"Who owns the billing gateway on {day}?", now=NOW)
+
+
+def owner(answer: Answer) -> str | None:
+    return answer.result["owner"]["id"] if answer.result else None
+
+
+def refused_citing_the_change(answer: Answer) -> bool:
+    return (
+        answer.refusal is not None
+        and answer.refusal.code is RefusalCode.MISSING_PROVENANCE
+        and [c.record for c in answer.citations] == ["CC-7"]
+        and all(c.effective_at is None for c in answer.citations)
+        and "bo" not in answer.refusal.message.lower().split()
+        and "bo lind" not in answer.refusal.message.lower()
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "first"),
+    [
+        ("last week", "2026-04-27"),
+        ("earlier this month", "2026-05-01"),
+        ("this week", "2026-05-04"),
+        ("a few days ago", "2026-05-01"),
+        ("last month", "2026-04-01"),
+        ("recently", "2026-02-07"),
+        ("on Monday", "2026-04-27"),
+        ("last Friday", "2026-04-27"),
+        ("two weeks ago", "2026-04-20"),
+        ("in April", "2026-04-01"),
+    ],
+)
+def test_a_past_change_without_its_day_refuses_the_days_before_the_record(
+    store: Store, settings: Settings, tmp_path: Path, said: str, first: str
+) -> None:
+    load(store, settings, tmp_path, f"Bo Lind took over the billing gateway {said}.")
+    before = on(store, settings, _day_before(first))
+    if first > "2026-03-01":  # the directory's day
+        assert owner(before) == "kofi" and [c.record for c in before.citations] == ["dir-1"]
+    else:
+        assert before.refusal is not None and before.refusal.code is RefusalCode.NO_CLAIM
+    for day in (first, "2026-05-09"):
+        assert refused_citing_the_change(on(store, settings, day)), day
+    after = on(store, settings, "2026-05-10")
+    assert owner(after) == "bo" and [(c.record, c.effective_at) for c in after.citations] == [
+        ("CC-7", WRITTEN)
+    ]
+    assert owner(on(store, settings, "2026-06-01")) == "bo"
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("Bo Lind took over the billing gateway yesterday.", "2026-05-09"),
+        ("Ownership of the billing gateway moved to Bo Lind 3 days ago.", "2026-05-07"),
+    ],
+)
+def test_yesterday_is_one_day_the_claims_start(
+    store: Store, settings: Settings, tmp_path: Path, text: str, start: str
+) -> None:
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, _day_before(start))) == "kofi"
+    answer = on(store, settings, start)
+    assert owner(answer) == "bo"
+    assert [(c.record, c.effective_at) for c in answer.citations] == [
+        ("CC-7", f"{start}T00:00:00Z")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bo Lind owns the billing gateway. Cy Park took over the search index last week.",
+        "Bo Lind owns the billing gateway; we met last week.",
+        "Bo Lind owns the billing gateway; the audit is in Q3.",
+        "Bo Lind owns the billing gateway. We review budgets next quarter.",
+        "Bo Lind took over the billing gateway today.",
+    ],
+)
+def test_a_vague_time_of_something_else_keeps_the_records_time(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, "2026-05-09")) == "kofi"
+    assert owner(on(store, settings, "2026-05-10")) == "bo"
+
+
+def test_a_change_still_to_come_stays_unclear(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    load(store, settings, tmp_path, "Bo Lind will take over the billing gateway next week.")
+    assert owner(on(store, settings, "2026-05-09")) == "kofi"
+    assert refused_citing_the_change(on(store, settings, "2026-05-20"))
+
+
+def _day_before(day: str) -> str:
+    return (date.fromisoformat(day) - timedelta(days=1)).isoformat()
