@@ -1,5 +1,6 @@
 """A change control written 10 May saying "The billing gateway changed hands effective 1 May
-2026. Bo Lind now owns the billing gateway." named Bo only from 10 May: the day another
+2026. Bo Lind now owns the billing gateway." (or "The handover of the billing gateway took
+place on 1 May 2026.") named Bo only from 10 May: the day another
 sentence (or a line "Effective: 2026-05-01", or a front-matter field) gives was read only
 when still to come, so the directory's Kofi answered for 1-9 May, citing the directory. A
 day in the past that dates this service's change of hands, naming no one else, is the
@@ -18,6 +19,7 @@ from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
+from companybrain.model.answer import RefusalCode
 from tests.ask.test_unclear_time import DIRECTORY, TEAM_ORG, change
 from tests.ingest.corpus_builder import write_corpus
 
@@ -44,8 +46,10 @@ def owner_on(store: Store, settings: Settings, day: str) -> tuple[str | None, li
         ("Effective 1 May 2026 ownership of the billing gateway was transferred. " + BO, {}),
         ("- Effective: 2026-05-01\n- " + BO, {}),
         (BO, {"effective_date": date(2026, 5, 1)}),
+        ("The handover of the billing gateway took place on 1 May 2026. " + BO, {}),
+        ("The billing gateway was handed over on 1 May 2026. " + BO, {}),
     ],
-    ids=["sentence", "ownership-sentence", "line", "field"],
+    ids=["sentence", "ownership-sentence", "line", "field", "took-place-on", "handed-over-on"],
 )
 def test_a_past_start_of_this_change_stated_elsewhere_is_the_claims(
     store: Store, settings: Settings, tmp_path: Path, text: str, front: dict[str, Any]
@@ -87,3 +91,18 @@ def test_a_past_day_without_its_year_is_this_years(
     )
     assert owner_on(store, settings, "2026-04-30")[0] == "kofi"
     assert owner_on(store, settings, "2026-05-01") == ("bo", [("CC-7", "2026-05-01T00:00:00Z")])
+
+
+def test_another_past_day_of_this_services_handover_refuses_the_days_between(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """ "The billing gateway handover meeting was on 1 May 2026." may give the day of the
+    change or of a meeting about it: from then until the record, who owned it cannot be
+    read (refused, citing the record), never Kofi; Bo from the record's time."""
+    load(store, settings, tmp_path, "The billing gateway handover meeting was on 1 May 2026. " + BO)
+    assert owner_on(store, settings, "2026-04-30")[0] == "kofi"
+    for day in ("2026-05-01", "2026-05-09"):
+        answer = ask(store, settings, f"Who owns the billing gateway on {day}?", now=NOW)
+        assert answer.refusal is not None and answer.refusal.code is RefusalCode.MISSING_PROVENANCE
+        assert [c.record for c in answer.citations] == ["CC-7"]
+    assert owner_on(store, settings, "2026-05-10") == ("bo", [("CC-7", WRITTEN)])

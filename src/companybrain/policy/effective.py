@@ -80,6 +80,13 @@ _START = re.compile(
     r"|\bon)\s*:?\s*(?:the\s+)?$",
     re.I,
 )
+# In a text dating a service's change of hands: the day it happened ("The handover of the
+# billing gateway took place on 1 May 2026.", "The billing gateway was handed over on ...").
+_HAPPENED_ON = re.compile(
+    r"\b(?:took\s+place|happened|occurred|(?:was|were)\s+(?:completed|done|finali[sz]ed)"
+    r"|completed|handed\s+over|changed\s+hands|transferred|reassigned)\s+on\s*(?:the\s+)?$",
+    re.I,
+)
 # "announced on 21 September", "agreed on ...": the day of something else.
 _OTHER_EVENT_ON = re.compile(
     r"\b(?!(?:transferred|moved|passed|handed|reassigned)\b)\w+ed\s+on\s*(?:the\s+)?$", re.I
@@ -562,7 +569,10 @@ def _stated_around(
     """The starts the title and the other texts state; the days to come they name with
     "on" or "since" (of this change, or of another event?); a vague start (quoted, with
     where it is); and the past days that may be the change's, not said to be its start.
-    Raises Unreadable for a start off the calendar."""
+    A text dating this service's change of hands (`back`, not the title) gives its start
+    also with "took place on", "happened on", "was handed over on" a day; another past day
+    there ("The handover meeting was on 1 May 2026.") may be the change's. Raises Unreadable
+    for a start off the calendar."""
     found: list[Stated] = []
     unsure: list[Stated] = []
     maybe: list[Stated] = []
@@ -574,6 +584,7 @@ def _stated_around(
     texts += [(text, f'in "{_shortened(text)}"', False, True, False) for text in back]
     for text, origin, is_title, looks_back, other in texts:
         stated, rest = stated_times(text, tz)
+        changes = looks_back and not is_title  # dates this service's change of hands
         for s in stated:
             to_come = not _before(s, at, tz) and not _agrees(s, at, tz)
             if not s.marked and s.dated and _UNTIL.search(text[: s.where]):
@@ -582,12 +593,18 @@ def _stated_around(
                 continue
             if not s.marked:
                 continue
-            firm = _FIRM_START.search(text[: s.where]) and not other
+            before = text[: s.where]
+            firm = not other and bool(
+                _FIRM_START.search(before) or (changes and _HAPPENED_ON.search(before))
+            )
             if firm and (looks_back or not _before(s, at, tz)):  # a title may look back
                 # and so may a line or sentence dating this service's change of hands
                 found.append(replace(s, origin=origin))
             elif to_come:  # "the review on 5 May", "the outage on 3 March" is past
                 unsure.append(replace(s, origin=origin))
+            elif changes and s.dated and s.unreadable is None:
+                # "The billing gateway handover meeting was on 1 May 2026.": maybe its day
+                maybe.append(replace(s, origin=origin))
         # a text about the change telling something to come: "The handover happens in
         # November.", "The billing gateway changes hands next month." (not "## Month-end")
         telling = is_title or (not other and bool(_TO_COME.search(rest)))
