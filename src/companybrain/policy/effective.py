@@ -534,6 +534,15 @@ def may_say_when(text: str) -> bool:
     return bool(_SAYS_WHEN.search(text))
 
 
+def may_name_a_day(text: str) -> bool:
+    """Could `text` name a day, said to be a start or not ("Handover 1 May 2026")? (A cheap
+    test.)"""
+    return bool(_A_DAY.search(text))
+
+
+_A_DAY = re.compile(r"\d{1,4}\W{0,2}(?:\d{1,2}|[a-z]{3})", re.I)
+
+
 def start_column(header: str) -> bool:
     """Does a table column headed `header` give when its row starts ("Effective", "From",
     "Start date")?"""
@@ -571,8 +580,10 @@ def _stated_around(
     where it is); and the past days that may be the change's, not said to be its start.
     A text dating this service's change of hands (`back`, not the title) gives its start
     also with "took place on", "happened on", "was handed over on" a day; another past day
-    there ("The handover meeting was on 1 May 2026.") may be the change's. Raises Unreadable
-    for a start off the calendar."""
+    there ("The handover meeting was on 1 May 2026.") may be the change's, and so may a day
+    the title names not said to be the start ("Billing gateway handover 1 May 2026", also a
+    meeting's day): one to come leaves the claim unsure. Raises Unreadable for a start off
+    the calendar."""
     found: list[Stated] = []
     unsure: list[Stated] = []
     maybe: list[Stated] = []
@@ -592,6 +603,9 @@ def _stated_around(
                     unsure.append(replace(s, origin=origin))
                 continue
             if not s.marked:
+                if is_title and s.dated and s.unreadable is None and not _agrees(s, at, tz):
+                    # "Billing gateway handover 1 May 2026": the change's day, or a meeting's?
+                    (unsure if to_come else maybe).append(replace(s, origin=origin))
                 continue
             before = text[: s.where]
             firm = not other and bool(

@@ -192,9 +192,12 @@ def _title_about(service: str, record: Record, org: Org) -> str:
 
 @lru_cache(maxsize=8)  # asked once per fact: a directory's rows share their title
 def _title_saying_when(title: str) -> str:
-    """`title` as shown, when it may say when something starts; else ""."""
+    """`title` as shown, when it may say when something starts, or name a day that may be
+    its change's ("Billing gateway handover 1 May 2026"); else ""."""
     shown = injection.shown_text(title)
-    return shown if effective.may_say_when(shown) or effective.may_name_a_stretch(shown) else ""
+    if effective.may_say_when(shown) or effective.may_name_a_stretch(shown):
+        return shown
+    return shown if effective.may_name_a_day(shown) else ""
 
 
 def _with_start_columns(table: segments.Table, cells: tuple[str, ...]) -> str:
