@@ -325,3 +325,30 @@ def test_a_chain_of_three_cancellations_refuses_too_and_hidden_links_do_not_coun
     files = {"dir.md": DIRECTORY, "cc1.md": ANNOUNCED, "cc2.md": WITHDRAWN, "m.md": chat}
     ingest(store, write_corpus(tmp_path / "d", files), settings, prune=True)
     assert owner(store, settings) == ("ana", ["dir-1"])
+
+
+def test_a_record_saying_it_replaces_one_written_after_it_refuses_conflict(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """CC-1, written 10 October, says it replaces CC-2, written 20 October (a typo in an id,
+    or CC-1 edited since?): CC-2's transfer to Cy counted for no day, and CC-1's Bo answered
+    for November, citing CC-1, although CC-2 is the newer record. Which counts cannot be
+    told: while CC-2 would decide, owner_of refuses CONFLICT citing both; before it, CC-1."""
+    files = {"dir.md": DIRECTORY, "cc1.md": transfer(1, "Bo Lind", ["CC-2"], 10),
+             "cc2.md": transfer(2, "Cy Park", [], 20)}  # fmt: skip
+    report = ingest(store, write_corpus(tmp_path / "c", files), settings)
+    answer = ask(store, settings, "Who owns the billing gateway on 2026-11-05?", now=NOW)
+    assert answer.refusal is not None and answer.refusal.code == "CONFLICT", answer.to_dict()
+    assert answer.refusal.message.startswith("CC-1 says it replaces CC-2, written after it")
+    assert sorted(c.record for c in answer.citations) == ["CC-1", "CC-2"]
+    assert owner(store, settings, now="2026-10-15T12:00:00Z") == ("bo", ["CC-1"])
+    # the ingest says so
+    assert [w.where for w in report.warnings if "replaces CC-2, written after it" in w.message] == [
+        "CC-1"
+    ]
+    # written the other way round, the later record replaces the earlier one
+    files = {"dir.md": DIRECTORY, "cc1.md": transfer(1, "Bo Lind", [], 10),
+             "cc2.md": transfer(2, "Cy Park", ["CC-1"], 20)}  # fmt: skip
+    report = ingest(store, write_corpus(tmp_path / "c", files), settings)
+    assert owner(store, settings) == ("cy", ["CC-2"])
+    assert not any("written after it" in w.message for w in report.warnings)

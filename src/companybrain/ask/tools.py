@@ -156,6 +156,7 @@ def _evidence(row: Row) -> ownership.Evidence:
         quote=row.get("quote"),
         acl=tuple(acl) if acl is not None else None,
         replaced_by=tuple(row.get("replaced_by") or ()),
+        replaced_by_earlier=tuple(row.get("replaced_by_earlier") or ()),
         replaced_in_turn=tuple(
             (later, tuple(sorted(again))) for later, again in row.get("replaced_in_turn") or ()
         ),

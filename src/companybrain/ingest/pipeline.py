@@ -31,6 +31,7 @@ from companybrain.ingest.extract import (
 )
 from companybrain.ingest.lock import IngestLock
 from companybrain.ingest.org_codec import org_digest, org_from_graph, org_to_graph
+from companybrain.ingest.records import Problem
 from companybrain.ingest.report import IngestReport, Progress
 from companybrain.ingest.writer import PARALLEL_FROM, Writer, default_workers, run_batches
 from companybrain.model.records import Org, Record
@@ -276,6 +277,18 @@ def _store_locked(
             unfinished = previous is not None and previous.get("complete") is False
             if report.stored or report.pruned or unfinished or previous is None:
                 finish(store)
+                report.warnings += [
+                    Problem(
+                        r["record"],
+                        f"it says it replaces {r['replaces']}, written after it ({r['written']}): "
+                        f"a record cannot replace one not yet written; while {r['replaces']} "
+                        "would decide who owns what, owner_of refuses CONFLICT (check the id "
+                        "in `supersedes`)",
+                        fatal=False,
+                        record=r["record"],
+                    )
+                    for r in records_q.replacing_later(store)
+                ]
             if previous is not None and unfinished and not in_corpus:
                 # records stored on their own (typed, a file) do not finish a corpus run
                 # that was cut short: the graph still lacks what it had yet to write

@@ -11,7 +11,9 @@ small function that returns its reason (None when it does not apply):
    is newer: none of them is set aside by another, and one that would decide refuses
    CONFLICT naming the circle; nor is a claim set aside only by records replaced in turn
    (CC-3 replacing CC-2, which cancels CC-1: CC-3 may withdraw CC-2 or correct it), and
-   one that would decide refuses CONFLICT naming the chain;
+   one that would decide refuses CONFLICT naming the chain; nor by a record written
+   before it (CC-1 saying it replaces CC-2, written later: a typo in an id, or CC-1 edited
+   since?), refusing CONFLICT the same way;
 2. a claim lacking its source, owner, authority or time refuses MISSING_PROVENANCE;
 3. the highest authority wins, then the latest effective instant (instants, not text);
 4. a winning claim whose owner org.yaml does not list (a name only) refuses
@@ -69,6 +71,7 @@ class Evidence:
     quote: str | None = None
     acl: tuple[str, ...] | None = None
     replaced_by: tuple[str, ...] = ()  # records (seen, written by the clock) replacing it
+    replaced_by_earlier: tuple[str, ...] = ()  # those of them written before it
     # those of them replaced in turn by such records, each with the records replacing it
     replaced_in_turn: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # circles of such records replacing one another back to this one: the ids of each
@@ -154,22 +157,33 @@ def replaced_in_turn(tier: Sequence[Evidence]) -> str | None:
     """Deciding claims set aside only by records that others replace in turn: CC-3
     replacing CC-2, which cancels CC-1, may withdraw the cancellation or correct it (a
     change control cancelling or correcting an earlier one), and the records do not say
-    which."""
+    which; or by records written before them, which cannot have replaced what was not yet
+    written (a typo in an id, or a record edited since?)."""
     chained = [r for r in tier if _unsettled(r)]
     if not chained:
         return None
-    told = "; ".join(
+    again = [
         f"{r.label()} is replaced by {later}, which {' and '.join(again)} "
         f"replace{'s' if len(again) == 1 else ''} in turn"
         for r in chained
         for later, again in r.replaced_in_turn
         if later in _replaced_outside_circles(r)
-    )
+    ]
+    earlier = [
+        f"{before} says it replaces {r.label()}, written after it"
+        for r in chained
+        for before in sorted(set(r.replaced_by_earlier) & _replaced_outside_circles(r))
+    ]
     records = " and ".join(sorted({r.label() for r in chained}))
-    return (
-        f"{told} (front matter `supersedes`): a record that replaces another may withdraw "
-        f"it or correct it, so whether {records} still counts cannot be told"
-    )
+    why = "; ".join(
+        [
+            *([f"{'; '.join(again)}: a record that replaces another may withdraw it or correct it"]
+              if again else []),
+            *([f"{'; '.join(earlier)}: a record cannot replace one not yet written (a typo in "
+               "an id, or a record edited since?)"] if earlier else []),
+        ]
+    )  # fmt: skip
+    return f"{why} (front matter `supersedes`), so whether {records} still counts cannot be told"
 
 
 def missing_provenance(row: Evidence) -> str | None:
@@ -458,8 +472,10 @@ def _replaced_outside_circles(row: Evidence) -> set[str]:
 
 
 def _standing_replacements(row: Evidence) -> set[str]:
-    """The records replacing `row`'s outside circles that nothing replaces in turn."""
-    return _replaced_outside_circles(row) - {later for later, _ in row.replaced_in_turn}
+    """The records replacing `row`'s outside circles that nothing replaces in turn, written
+    no earlier than it."""
+    in_turn = {later for later, _ in row.replaced_in_turn}
+    return _replaced_outside_circles(row) - in_turn - set(row.replaced_by_earlier)
 
 
 def _unsettled(row: Evidence) -> bool:

@@ -184,13 +184,16 @@ def _with_replacements(store: Store, rows: list[Row], params: dict[str, Any]) ->
     """Each row with its `service`, `replaced_by`: the records the asker may see that
     replace its record (front matter `supersedes`), written by the clock, of no less
     authority (a chat saying it replaces a change control does not make it say nothing:
-    a record cannot raise its own authority), `replaced_in_turn`: for each of those
+    a record cannot raise its own authority), `replaced_by_earlier`: those of them written
+    before it (a record cannot replace one not yet written: a typo in an id, or a record
+    edited since?), `replaced_in_turn`: for each of those
     replaced by such records in turn, [its id, [theirs]], and `circles`:
     the records of each circle of such records replacing one another back to its record
     (sorted ids, the record's own among them). Asked only when a row's record is replaced
     by some record at all, which few are."""
     replaced = sorted({r["record"] for r in rows if r.pop("replaced", None)})
     by: dict[str, list[str]] = {}
+    earlier: dict[str, list[str]] = {}
     in_turn: dict[str, list[list[Any]]] = {}
     circles: dict[str, list[tuple[str, ...]]] = {}
     if replaced:  # (rows are changed in place: this runs for every owner_of)
@@ -206,7 +209,9 @@ def _with_replacements(store: Store, rows: list[Row], params: dict[str, Any]) ->
             "AND ($everyone OR again.acl IS NULL OR any(g IN again.acl WHERE g IN $groups)) "
             "AND ($now IS NULL OR again.at_ms <= $now) AND again.authority >= later.authority "
             "WITH src, later, collect(again.id) AS again "
+            # (a record saying it replaces one written after it: policy/ownership.py)
             "WITH src, collect(later.id) AS later, "
+            "collect(CASE WHEN later.at_ms < src.at_ms THEN later.id END) AS earlier, "
             "collect(CASE WHEN size(again) > 0 THEN [later.id, again] END) AS in_turn "
             # ... and the circles back to it, through records seen and written by the clock
             # (of one authority: round a circle, none is below the one it replaces)
@@ -215,17 +220,20 @@ def _with_replacements(store: Store, rows: list[Row], params: dict[str, Any]) ->
             "AND ($now IS NULL OR n.at_ms <= $now) AND n.authority = src.authority) "
             # (which way round: startNode and endNode of a path's links are not to be
             # trusted here, FalkorDB 4.16 gives them reversed in some plans)
-            "RETURN src.id AS record, later, in_turn, collect([n IN nodes(p) | n.id]) AS circles",
+            "RETURN src.id AS record, later, earlier, in_turn, "
+            "collect([n IN nodes(p) | n.id]) AS circles",
             {"ids": replaced, "everyone": params["everyone"], "groups": params["groups"],
              "now": params["now"]},
         )  # fmt: skip
         by = {row["record"]: row["later"] for row in found}
+        earlier = {row["record"]: row["earlier"] for row in found}
         in_turn = {row["record"]: row["in_turn"] for row in found}
         circles = {
             row["record"]: sorted({tuple(sorted(set(c))) for c in row["circles"]}) for row in found
         }
     for r in rows:
         r["replaced_by"] = by.get(r["record"], [])
+        r["replaced_by_earlier"] = earlier.get(r["record"], [])
         r["replaced_in_turn"] = in_turn.get(r["record"], [])
         r["circles"] = circles.get(r["record"], [])
         r["service"] = params["service"]  # (a column of one value cost the query 3%)

@@ -395,6 +395,17 @@ def relink(store: Store) -> None:
     )
 
 
+def replacing_later(store: Store) -> list[dict[str, Any]]:
+    """Each record that says it replaces one of no higher authority written after it
+    ({"record", "replaces", "written"}): which counts cannot be told (policy/ownership.py),
+    and the ingest says so. (A scan of the records, once a run, as relink's.)"""
+    return store.read(
+        "MATCH (s:Source)-[:SUPERSEDES]->(o:Source) "
+        "WHERE s.at_ms < o.at_ms AND s.authority >= o.authority "
+        "RETURN s.id AS record, o.id AS replaces, o.at AS written ORDER BY record, replaces"
+    )
+
+
 def sources_read_against_another_org(
     store: Store, org_hash: str, proposer: str, after: str = "", limit: int = 2000
 ) -> list[dict[str, Any]]:
