@@ -109,6 +109,9 @@ def test_yesterday_is_one_day_the_claims_start(
         "Bo Lind owns the billing gateway; the audit is in Q3.",
         "Bo Lind owns the billing gateway. We review budgets next quarter.",
         "Bo Lind took over the billing gateway today.",
+        "Bo Lind owns the billing gateway, and was on call last week.",
+        "Bo Lind owns the billing gateway, but he was away last week.",
+        "Bo Lind owns the billing gateway, and was on leave in April.",
     ],
 )
 def test_a_vague_time_of_something_else_keeps_the_records_time(

@@ -383,11 +383,13 @@ def _since(
     if vague_past.may_say(rest) or may_name_a_stretch(rest):
         done = _told_done(rest)
     if done:
-        told = vague_past.earliest(rest, written)
+        told = vague_past.earliest(rest, written, lambda m: not _of_another_clause(rest, m))
         if told is not None:
             firsts.append((told[0], told[1], f'"{told[2]}"'))
         for m in [*_PERIOD.finditer(rest), *_PERIOD_HYPHENATED.finditer(sentence)]:
             months = _months(m)  # "took over in April": a stretch already begun
+            if _of_another_clause(rest, m):
+                continue  # "..., and was on leave in April"
             if months is not None and (begun := _begun(months, written)) is not None:
                 firsts.append((begun, False, f'"{" ".join(m.group(0).split())}"'))
     firsts = [f for f in firsts if f[0] < written]

@@ -19,6 +19,7 @@ Pure: days in, days out, in the company's calendar."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, timedelta
 
 _WEEKDAY_WORD = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
@@ -49,12 +50,15 @@ def may_say(text: str) -> bool:
     return bool(_MAY.search(text))
 
 
-def earliest(text: str, written: date) -> tuple[date, bool, str] | None:
+def earliest(
+    text: str, written: date, keep: Callable[[re.Match[str]], bool] = lambda m: True
+) -> tuple[date, bool, str] | None:
     """For a sentence (its days blanked) telling a change done, written on the day
     `written`: the first day that change may have come on, whether it came exactly then
     ("yesterday"), and the words that say so; the earliest when it says several. None: it
-    gives no such time."""
-    found = [(_first_day(m, written), m) for m in _PAST.finditer(text)]
+    gives no such time. `keep`: whether a time found dates the change (not "and was on
+    call last week")."""
+    found = [(_first_day(m, written), m) for m in _PAST.finditer(text) if keep(m)]
     if not found:
         return None
     (day, exact), m = min(found, key=lambda f: f[0][0])
