@@ -132,3 +132,54 @@ def test_a_change_still_to_come_stays_unclear(
 
 def _day_before(day: str) -> str:
     return (date.fromisoformat(day) - timedelta(days=1)).isoformat()
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("The billing gateway changed hands last week. Bo Lind owns the billing gateway.",
+         "2026-04-27"),
+        ("The handover of the billing gateway happened last week. Ownership of the billing "
+         "gateway transfers to Bo Lind.", "2026-04-27"),
+        ("The billing gateway changed hands in April. Bo Lind owns the billing gateway.",
+         "2026-04-01"),
+    ],
+)  # fmt: skip
+def test_another_sentence_telling_this_services_change_done_without_its_day(
+    store: Store, settings: Settings, tmp_path: Path, text: str, first: str
+) -> None:
+    """ "The billing gateway changed hands last week.", then "Bo Lind owns the billing
+    gateway.": Kofi answered for last week, as for the same words in the claim's sentence."""
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, _day_before(first))) == "kofi"
+    for day in (first, "2026-05-09"):
+        assert refused_citing_the_change(on(store, settings, day)), day
+    assert owner(on(store, settings, "2026-05-10")) == "bo"
+
+
+def test_another_sentence_saying_yesterday_dates_the_claim(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    text = "The billing gateway changed hands yesterday. Bo Lind owns the billing gateway."
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, "2026-05-08")) == "kofi"
+    answer = on(store, settings, "2026-05-09")
+    assert owner(answer) == "bo"
+    assert [(c.record, c.effective_at) for c in answer.citations] == [
+        ("CC-7", "2026-05-09T00:00:00Z")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bo Lind owns the billing gateway. The search index changed hands last week.",
+        "Bo Lind owns the billing gateway. We had the offsite last week.",
+    ],
+)
+def test_another_sentence_about_something_else_keeps_the_records_time(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, "2026-05-09")) == "kofi"
+    assert owner(on(store, settings, "2026-05-10")) == "bo"

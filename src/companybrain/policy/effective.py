@@ -354,10 +354,12 @@ def effective_time(
 
 def _told_done(rest: str) -> bool:
     """Does a sentence (its days blanked) tell a change done, or an owner since some time?"""
+    rest = _CHANGED_HANDS.sub("changed", rest)  # ("hands" there is no change to come)
     return bool(_DONE.search(rest) or _SINCE_WORD.search(rest)) and not _TO_COME.search(rest)
 
 
-_SINCE_WORD = re.compile(r"\bsince\b", re.I)
+_SINCE_WORD = re.compile(r"\b(?:since|happened|occurred|completed|took\s+place)\b", re.I)
+_CHANGED_HANDS = re.compile(r"\bchanged\s+hands\b", re.I)
 
 
 def _since(
@@ -379,19 +381,7 @@ def _since(
     ]
     if weekday:
         firsts.append((written - timedelta(days=written.weekday() + 7), False, f'"{weekday}"'))
-    done = None
-    if vague_past.may_say(rest) or may_name_a_stretch(rest):
-        done = _told_done(rest)
-    if done:
-        told = vague_past.earliest(rest, written, lambda m: not _of_another_clause(rest, m))
-        if told is not None:
-            firsts.append((told[0], told[1], f'"{told[2]}"'))
-        for m in [*_PERIOD.finditer(rest), *_PERIOD_HYPHENATED.finditer(sentence)]:
-            months = _months(m)  # "took over in April": a stretch already begun
-            if _of_another_clause(rest, m):
-                continue  # "..., and was on leave in April"
-            if months is not None and (begun := _begun(months, written)) is not None:
-                firsts.append((begun, False, f'"{" ".join(m.group(0).split())}"'))
+    firsts += _told_past(rest, sentence, written)
     firsts = [f for f in firsts if f[0] < written]
     if not firsts:
         return at
@@ -405,6 +395,36 @@ def _since(
         "without saying it took effect then: who owned it before the record was written "
         "cannot be read; the record has no effective_at to tell when",
     )
+
+
+def _told_past(rest: str, sentence: str, written: date) -> list[tuple[date, bool, str]]:
+    """For a sentence (`rest`: its days blanked) telling a change done, written on the day
+    `written`: the first day it may have come on by each past time it gives without its day
+    ("last week", "in April"), whether exactly then ("yesterday"), and the words."""
+    if not (vague_past.may_say(rest) or may_name_a_stretch(rest)) or not _told_done(rest):
+        return []
+    firsts = []
+    told = vague_past.earliest(rest, written, lambda m: not _of_another_clause(rest, m))
+    if told is not None:
+        firsts.append((told[0], told[1], f'"{told[2]}"'))
+    for m in [*_PERIOD.finditer(rest), *_PERIOD_HYPHENATED.finditer(sentence)]:
+        months = _months(m)  # "took over in April": a stretch already begun
+        if _of_another_clause(rest, m):
+            continue  # "..., and was on leave in April"
+        if months is not None and (begun := _begun(months, written)) is not None:
+            firsts.append((begun, False, f'"{" ".join(m.group(0).split())}"'))
+    return firsts
+
+
+def may_tell_a_past(text: str) -> bool:
+    """Could `text` tell a change done on a day it does not give ("last week")? (A cheap
+    test.)"""
+    return vague_past.names_a_past(text)
+
+
+def pasts_said(text: str) -> int:
+    """How many such times `text` may name (see `may_tell_a_past`)."""
+    return vague_past.pasts_named(text)
 
 
 def _begun(months: tuple[int | None, int, int], written: date) -> date | None:
@@ -595,6 +615,7 @@ def _stated_around(
     texts += [(text, f'in "{_shortened(text)}"', False, False, False) for text in elsewhere]
     texts += [(text, f'in "{_shortened(text)}"', False, False, True) for text in aside]
     texts += [(text, f'in "{_shortened(text)}"', False, True, False) for text in back]
+    written = at.astimezone(qtime.zone(tz)).date()  # (the day, in the company's zone)
     for text, origin, is_title, looks_back, other in texts:
         stated, rest = stated_times(text, tz)
         changes = looks_back and not is_title  # dates this service's change of hands
@@ -621,6 +642,11 @@ def _stated_around(
             elif changes and s.dated and s.unreadable is None:
                 # "The billing gateway handover meeting was on 1 May 2026.": maybe its day
                 maybe.append(replace(s, origin=origin))
+        if changes:  # "The billing gateway changed hands last week."
+            for first, exact, words in _told_past(rest, text, written):
+                if first < written:
+                    told = Stated(words.strip('"'), exact, day=first, origin=origin)
+                    (found if exact else maybe).append(told)  # "changed hands yesterday"
         # a text about the change telling something to come: "The handover happens in
         # November.", "The billing gateway changes hands next month." (not "## Month-end")
         telling = is_title or (not other and bool(_TO_COME.search(rest)))

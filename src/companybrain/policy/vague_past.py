@@ -45,6 +45,16 @@ _PAST = re.compile(
 _MAY = re.compile(r"\b(?:yesterday|ago|this|last|previous|past|on|recently|lately|other)\b", re.I)
 
 
+def names_a_past(text: str) -> bool:
+    """Does `text` name such a time at all?"""
+    return bool(_PAST.search(text))
+
+
+def pasts_named(text: str) -> int:
+    """How many such times `text` names."""
+    return sum(1 for _ in _PAST.finditer(text))
+
+
 def may_say(text: str) -> bool:
     """Could `text` tell a past change without its day? (A cheap test.)"""
     return bool(_MAY.search(text))

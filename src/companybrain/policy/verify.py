@@ -231,9 +231,11 @@ def _said_around(
     sentences, beside a claim that tells who owns the service, not a change (`tells`: its
     sentence, or its row after the table's header), which may tell when it ends instead."""
     fields = _fields(record)
-    if _times_said(record.text) <= effective.times_said(sentence) and _stretches_said(
-        record.text
-    ) <= effective.stretches_said(sentence):
+    if (
+        _times_said(record.text) <= effective.times_said(sentence)
+        and _stretches_said(record.text) <= effective.stretches_said(sentence)
+        and _pasts_said(record.text) <= effective.pasts_said(sentence)
+    ):
         return {"back": fields}  # none but the sentence's own: no need to cut the text
     own = normalise(sentence)
     changes = None  # does the claim's sentence tell a change (asked only when needed)?
@@ -292,6 +294,7 @@ def _fields(record: Record) -> tuple[str, ...]:
 
 _times_said = lru_cache(maxsize=4)(effective.times_said)  # asked once per fact of a record
 _stretches_said = lru_cache(maxsize=4)(effective.stretches_said)
+_pasts_said = lru_cache(maxsize=4)(effective.pasts_said)
 # A sentence telling a change of owner, not who owns a service ("transfers to Bo").
 _A_CHANGE = re.compile(
     r"\b(?:transfer\w*|hand\w*|(?:take|takes|taken|taking|took) over|new owner|incoming"
@@ -359,6 +362,7 @@ def _may_say_when(text: str) -> tuple[tuple[bool, str], ...]:
         for u in segments.units(text)
         if effective.may_say_when(shown := injection.shown_text(u.text))
         or effective.may_name_a_stretch(shown)
+        or effective.may_tell_a_past(shown)
     )
 
 
