@@ -106,3 +106,29 @@ def test_another_past_day_of_this_services_handover_refuses_the_days_between(
         assert answer.refusal is not None and answer.refusal.code is RefusalCode.MISSING_PROVENANCE
         assert [c.record for c in answer.citations] == ["CC-7"]
     assert owner_on(store, settings, "2026-05-10") == ("bo", [("CC-7", WRITTEN)])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bo Lind has owned the billing gateway since 1 February 2026.",
+        "Effective 1 February 2026, ownership of the billing gateway transfers to Bo Lind.",
+    ],
+)
+def test_a_start_before_an_older_records_does_not_lose_to_it_for_good(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    """A directory written 10 May saying Bo has owned the billing gateway since 1 February
+    took effect before the older directory (1 March, Kofi): the latest effective instant
+    won, so Kofi answered for every day after, June included, citing the older directory,
+    although the newer one says Bo owns it. Its record still states Bo when it is written:
+    from then on it outranks the older one (and between, the later word corrects it)."""
+    load(store, settings, tmp_path, text, kind="service_directory")
+    assert owner_on(store, settings, "2026-02-01")[0] == "bo"
+    assert owner_on(store, settings, "2026-03-02")[0] == "bo"
+    assert owner_on(store, settings, "2026-06-11") == ("bo", [("CC-7", "2026-02-01T00:00:00Z")])
+    answer = ask(store, settings, "Who owns the billing gateway on 2026-06-11?", now=NOW)
+    assert [(o.record, o.owner) for o in answer.outranked] == [("dir-1", "kofi")]
+    # asked before the newer directory was written, the older one answered
+    earlier = ask(store, settings, "Who owns the billing gateway?", now="2026-04-01T00:00:00Z")
+    assert earlier.result is not None and earlier.result["owner"]["id"] == "kofi"

@@ -15,7 +15,9 @@ small function that returns its reason (None when it does not apply):
    before it (CC-1 saying it replaces CC-2, written later: a typo in an id, or CC-1 edited
    since?), refusing CONFLICT the same way;
 2. a claim lacking its source, owner, authority or time refuses MISSING_PROVENANCE;
-3. the highest authority wins, then the latest effective instant (instants, not text);
+3. the highest authority wins, then the latest effective instant (instants, not text): for
+   a claim taking effect before its record was written, as late as the record was written
+   (up to the time asked about), since its record still states that owner then;
 4. a winning claim whose owner org.yaml does not list (a name only) refuses
    MISSING_PROVENANCE: the owner cannot be named as a person, and the one before is not
    the owner any more; a winning claim that the service has no owner (a vacant directory
@@ -315,7 +317,7 @@ def decide(
     # replaced: shown with the claims a decision passes over, whatever it decides
     gone = tuple(Passed(r, why) for r in current if (why := replaced(r)) is not None)
     current = [r for r in current if replaced(r) is None]
-    decision = _decide(service, current, ignored, min_authority)
+    decision = _decide(service, current, ignored, min_authority, as_of_ms)
     reason = in_circle(decision.cited) if decision.code in _CIRCLE_DECIDES else None
     if reason:  # cited: the claims of every record of those circles (a conflict's quotes)
         members = {rid for r in decision.cited for c in r.circles for rid in c}
@@ -324,7 +326,8 @@ def decide(
     chain = replaced_in_turn(decision.cited) if decision.code in _CIRCLE_DECIDES else None
     if chain and not reason:  # cited: the claims replaced in turn, and what decides without
         chained = tuple(r for r in decision.cited if _unsettled(r))
-        other = _decide(service, [r for r in current if not _unsettled(r)], ignored, min_authority)
+        settled = [r for r in current if not _unsettled(r)]
+        other = _decide(service, settled, ignored, min_authority, as_of_ms)
         shown = (*chained, *(r for r in other.cited if other.code in _CIRCLE_DECIDES))
         decision = _conflict_over(service, chain, shown, current, ignored)
     passed = (
@@ -353,7 +356,11 @@ def _conflict_over(
 
 
 def _decide(
-    service: str, current: list[Evidence], ignored: tuple[Passed, ...], min_authority: int
+    service: str,
+    current: list[Evidence],
+    ignored: tuple[Passed, ...],
+    min_authority: int,
+    as_of_ms: int | None = None,
 ) -> OwnershipDecision:
     """`decide` for the claims in effect (not replaced) at the time asked about."""
     gaps = [(r, why) for r in current if (why := missing_provenance(r)) is not None]
@@ -368,7 +375,7 @@ def _decide(
         )
     unclear = [r for r in current if r.time_unclear]
     current = [r for r in current if not r.time_unclear]
-    decision = _decide_clear(service, current, ignored, min_authority)
+    decision = _decide_clear(service, current, ignored, min_authority, as_of_ms)
     top = decision.cited[0] if decision.cited else None  # the claim that would decide
     deciding = [
         r
@@ -391,7 +398,11 @@ def _decide(
 
 
 def _decide_clear(
-    service: str, current: list[Evidence], ignored: tuple[Passed, ...], min_authority: int
+    service: str,
+    current: list[Evidence],
+    ignored: tuple[Passed, ...],
+    min_authority: int,
+    as_of_ms: int | None = None,
 ) -> OwnershipDecision:
     """`_decide` for claims whose time is read."""
     if not current:
@@ -399,16 +410,19 @@ def _decide_clear(
             service, RefusalCode.NO_CLAIM, "no record names an owner at that time", ignored=ignored
         )
 
-    ranked = sorted(current, key=_rank, reverse=True)
+    def rank(row: Evidence) -> tuple[int, int]:
+        return _rank(row, as_of_ms)
+
+    ranked = sorted(current, key=rank, reverse=True)
     reason = below_authority(ranked, min_authority)
     if reason:
         return OwnershipDecision(
             service, RefusalCode.LOW_AUTHORITY, reason, cited=tuple(ranked), ignored=ignored
         )
 
-    best, top = ranked[0], _rank(ranked[0])
-    tier = tuple(r for r in ranked if _rank(r) == top)
-    rest = tuple(Passed(r, why_outranked(r, best)) for r in ranked if _rank(r) != top)
+    best, top = ranked[0], rank(ranked[0])
+    tier = tuple(r for r in ranked if rank(r) == top)
+    rest = tuple(Passed(r, why_outranked(r, best)) for r in ranked if rank(r) != top)
     reason = unlisted(tier)
     if reason:
         return OwnershipDecision(
@@ -487,8 +501,16 @@ def _authority(row: Evidence) -> int:
     return row.authority if row.authority is not None else -1
 
 
-def _rank(row: Evidence) -> tuple[int, int]:
-    return (_authority(row), row.effective_ms if row.effective_ms is not None else -1)
+def _rank(row: Evidence, as_of_ms: int | None = None) -> tuple[int, int]:
+    """Authority, then the latest instant up to `as_of_ms` at which the claim's record
+    states its owner: its effective time, or, for one taking effect before its record was
+    written ("has owned it since 1 February", written 10 May), as late as the record was
+    written (else an older record of the same authority, taking effect between the two,
+    outranked it for every day after: the newer word lost)."""
+    effective = row.effective_ms if row.effective_ms is not None else -1
+    if as_of_ms is not None and row.at_ms is not None and row.at_ms > effective:
+        effective = min(row.at_ms, as_of_ms)
+    return (_authority(row), effective)
 
 
 def _rows(pairs: Sequence[tuple[Evidence, str]]) -> list[Evidence]:
