@@ -132,3 +132,35 @@ def test_a_start_before_an_older_records_does_not_lose_to_it_for_good(
     # asked before the newer directory was written, the older one answered
     earlier = ask(store, settings, "Who owns the billing gateway?", now="2026-04-01T00:00:00Z")
     assert earlier.result is not None and earlier.result["owner"]["id"] == "kofi"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "| Service | Owner | Since |\n| --- | --- | --- |\n"
+        "| Billing Gateway | Bo Lind | 2026-05-01 |",
+        "| Service | Owner | Owner since |\n| --- | --- | --- |\n"
+        "| Billing Gateway | Bo Lind | 1 May 2026 |",
+        "- Owner: Bo Lind\n- Owner since: 2026-05-01\n- Service: billing gateway",
+    ],
+    ids=["since-column", "owner-since-column", "owner-since-line"],
+)
+def test_a_directorys_owner_since_column_or_line_dates_its_row(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    """A directory written 10 May listing Bo under "Owner since: 2026-05-01" named him
+    only from 10 May: the column was another one's ("Last reviewed"), and Kofi answered for
+    1-9 May, citing the older directory."""
+    load(store, settings, tmp_path, text, kind="service_directory", about=["billing-gateway"])
+    assert owner_on(store, settings, "2026-04-30")[0] == "kofi"
+    assert owner_on(store, settings, "2026-05-01") == ("bo", [("CC-7", "2026-05-01T00:00:00Z")])
+
+
+def test_a_since_column_of_something_else_does_not_date_the_row(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    rows = "| Service | Owner | In production since |\n| --- | --- | --- |\n"
+    load(store, settings, tmp_path, rows + "| Billing Gateway | Bo Lind | 2019-03-01 |",
+         kind="service_directory")  # fmt: skip
+    assert owner_on(store, settings, "2026-05-09")[0] == "kofi"
+    assert owner_on(store, settings, "2026-05-10") == ("bo", [("CC-7", WRITTEN)])

@@ -567,8 +567,16 @@ _A_DAY = re.compile(r"\d{1,4}\W{0,2}(?:\d{1,2}|[a-z]{3})", re.I)
 
 def start_column(header: str) -> bool:
     """Does a table column headed `header` give when its row starts ("Effective", "From",
-    "Start date")?"""
-    return bool(_FIRM_START.search(header.strip().rstrip(":") + ":"))
+    "Start date", "Owner since"; not "In production since")?"""
+    head = header.strip().rstrip(":")
+    return bool(_FIRM_START.search(head + ":") or _OWNER_SINCE.fullmatch(head))
+
+
+# A column or field giving since when the owner owns it: "Since", "Owner since".
+_OWNER_SINCE = re.compile(r"(?:(?:owner|owned|ownership|owning)\s+)?since", re.I)
+_OWNER_SINCE_FIELD = re.compile(
+    r"(?:^|\|)\W*(?:(?:owner|owned|ownership|owning)\s+)?since\s*:\s*$", re.I
+)
 
 
 def says_until(text: str) -> bool:
@@ -632,7 +640,9 @@ def _stated_around(
                 continue
             before = text[: s.where]
             firm = not other and bool(
-                _FIRM_START.search(before) or (changes and _HAPPENED_ON.search(before))
+                _FIRM_START.search(before)
+                or (changes and _HAPPENED_ON.search(before))
+                or (looks_back and _OWNER_SINCE_FIELD.search(before))  # "Owner since: ..."
             )
             if firm and (looks_back or not _before(s, at, tz)):  # a title may look back
                 # and so may a line or sentence dating this service's change of hands

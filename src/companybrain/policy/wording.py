@@ -152,6 +152,8 @@ def _role(header: str) -> str | None:
         return "previous"
     if re.search(r"\b(?:backup|deputy|secondary|alternate)\b", h):
         return None
+    if re.search(r"\b(?:since|until|date|effective)\b", h):
+        return None  # "Owner since": when, not who ("1 May 2026" names no "May")
     if re.search(r"\b(?:owner|owners|owned by|point of contact|review contact|poc)\b", h):
         return "owner"
     if re.search(r"\b(?:service|system|component)\b", h):
