@@ -183,3 +183,42 @@ def test_another_sentence_about_something_else_keeps_the_records_time(
     load(store, settings, tmp_path, text)
     assert owner(on(store, settings, "2026-05-09")) == "kofi"
     assert owner(on(store, settings, "2026-05-10")) == "bo"
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("Kofi Mensah owned the billing gateway until last week. Bo Lind owns the billing "
+         "gateway.", "2026-04-27"),
+        ("Bo Lind owns the billing gateway; Kofi Mensah owned it until last week.",
+         "2026-04-27"),
+        ("Kofi Mensah owned the billing gateway until yesterday. Ownership of the billing "
+         "gateway transfers to Bo Lind.", "2026-05-09"),
+    ],
+)  # fmt: skip
+def test_the_owner_before_said_to_own_it_until_a_past_time_without_its_day(
+    store: Store, settings: Settings, tmp_path: Path, text: str, first: str
+) -> None:
+    """ "Kofi Mensah owned the billing gateway until last week." beside Bo's claim: Kofi
+    answered for last week, although the record says he owned it only until some day of
+    it. The days from then until the record are refused, never Kofi."""
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, _day_before(first))) == "kofi"
+    for day in (first, "2026-05-09"):
+        assert refused_citing_the_change(on(store, settings, day)), day
+    assert owner(on(store, settings, "2026-05-10")) == "bo"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bo Lind owns the billing gateway. Kofi Mensah was on leave until last week.",
+        "Kofi Mensah owns the search index until last week. Bo Lind owns the billing gateway.",
+    ],
+)
+def test_an_absence_or_another_services_end_keeps_the_records_time(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, "2026-05-09")) == "kofi"
+    assert owner(on(store, settings, "2026-05-10")) == "bo"

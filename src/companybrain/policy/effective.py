@@ -401,12 +401,14 @@ def _told_past(rest: str, sentence: str, written: date) -> list[tuple[date, bool
     """For a sentence (`rest`: its days blanked) telling a change done, written on the day
     `written`: the first day it may have come on by each past time it gives without its day
     ("last week", "in April"), whether exactly then ("yesterday"), and the words."""
-    if not (vague_past.may_say(rest) or may_name_a_stretch(rest)) or not _told_done(rest):
+    if not (vague_past.may_say(rest) or may_name_a_stretch(rest)):
         return []
-    firsts = []
+    firsts = [(first, False, words) for first, words in _until_past(rest, written)]
+    if not _told_done(rest):
+        return firsts  # "Kofi owns it until last week" tells its end, changing no hands
     told = vague_past.earliest(rest, written, lambda m: not _of_another_clause(rest, m))
     if told is not None:
-        firsts.append((told[0], told[1], f'"{told[2]}"'))
+        firsts.append((told[0], told[1] and not firsts, f'"{told[2]}"'))
     for m in [*_PERIOD.finditer(rest), *_PERIOD_HYPHENATED.finditer(sentence)]:
         months = _months(m)  # "took over in April": a stretch already begun
         if _of_another_clause(rest, m):
@@ -414,6 +416,19 @@ def _told_past(rest: str, sentence: str, written: date) -> list[tuple[date, bool
         if months is not None and (begun := _begun(months, written)) is not None:
             firsts.append((begun, False, f'"{" ".join(m.group(0).split())}"'))
     return firsts
+
+
+def _until_past(text: str, written: date) -> list[tuple[date, str]]:
+    """The first day of each past time `text` says something lasted until without its
+    day ("Kofi owned the billing gateway until last week"): its owner since is unknown.
+    (Not a duty or an absence: "Kofi was on leave until last week".)"""
+    if _ON_DUTY.search(text) and not _CHANGE.search(text):
+        return []
+    return [
+        (first, f'"{" ".join(text[u.start() : m.end()].split())}"')
+        for m, first in vague_past.times(text, written)
+        if (u := _UNTIL.search(text[: m.start()])) is not None
+    ]
 
 
 def may_tell_a_past(text: str) -> bool:
@@ -580,8 +595,11 @@ _OWNER_SINCE_FIELD = re.compile(
 
 
 def says_until(text: str) -> bool:
-    """Does `text` give a day something lasts until ("until 31 October 2026")?"""
-    return any(s.dated and _UNTIL.search(text[: s.where]) for s in _stated_or_none(text))
+    """Does `text` give a day something lasts until ("until 31 October 2026"), or lasted
+    until ("until last week")?"""
+    return any(s.dated and _UNTIL.search(text[: s.where]) for s in _stated_or_none(text)) or bool(
+        vague_past.names_a_past(text) and _until_past(text, date.today())
+    )
 
 
 def _stated_or_none(text: str) -> list[Stated]:
@@ -657,6 +675,10 @@ def _stated_around(
                 if first < written:
                     told = Stated(words.strip('"'), exact, day=first, origin=origin)
                     (found if exact else maybe).append(told)  # "changed hands yesterday"
+        elif not is_title:  # "Kofi Mensah owned the billing gateway until last week."
+            for first, words in _until_past(rest, written):
+                if first < written:
+                    maybe.append(Stated(words.strip('"'), False, day=first, origin=origin))
         # a text about the change telling something to come: "The handover happens in
         # November.", "The billing gateway changes hands next month." (not "## Month-end")
         telling = is_title or (not other and bool(_TO_COME.search(rest)))

@@ -45,6 +45,11 @@ _PAST = re.compile(
 _MAY = re.compile(r"\b(?:yesterday|ago|this|last|previous|past|on|recently|lately|other)\b", re.I)
 
 
+def times(text: str, written: date) -> list[tuple[re.Match[str], date]]:
+    """Each such time `text` names, with the first day it may be."""
+    return [(m, _first_day(m, written)[0]) for m in _PAST.finditer(text)]
+
+
 def names_a_past(text: str) -> bool:
     """Does `text` name such a time at all?"""
     return bool(_PAST.search(text))
