@@ -597,8 +597,8 @@ _OWNER_SINCE_FIELD = re.compile(
 def says_until(text: str) -> bool:
     """Does `text` give a day something lasts until ("until 31 October 2026"), or lasted
     until ("until last week")?"""
-    return any(s.dated and _UNTIL.search(text[: s.where]) for s in _stated_or_none(text)) or bool(
-        vague_past.names_a_past(text) and _until_past(text, date.today())
+    return any(s.dated and _UNTIL.search(text[: s.where]) for s in _stated_or_none(text)) or any(
+        _UNTIL.search(text[: m.start()]) for m in vague_past.said(text)
     )
 
 

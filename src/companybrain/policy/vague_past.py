@@ -45,9 +45,14 @@ _PAST = re.compile(
 _MAY = re.compile(r"\b(?:yesterday|ago|this|last|previous|past|on|recently|lately|other)\b", re.I)
 
 
+def said(text: str) -> list[re.Match[str]]:
+    """Each such time `text` names."""
+    return list(_PAST.finditer(text)) if _MAY.search(text) else []
+
+
 def times(text: str, written: date) -> list[tuple[re.Match[str], date]]:
     """Each such time `text` names, with the first day it may be."""
-    return [(m, _first_day(m, written)[0]) for m in _PAST.finditer(text)]
+    return [(m, _first_day(m, written)[0]) for m in said(text)]
 
 
 def names_a_past(text: str) -> bool:
