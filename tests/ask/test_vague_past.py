@@ -222,3 +222,16 @@ def test_an_absence_or_another_services_end_keeps_the_records_time(
     load(store, settings, tmp_path, text)
     assert owner(on(store, settings, "2026-05-09")) == "kofi"
     assert owner(on(store, settings, "2026-05-10")) == "bo"
+
+
+@pytest.mark.parametrize(
+    ("said", "first"),
+    [("over the weekend", "2026-04-27"), ("last night", "2026-05-09")],
+)
+def test_a_weekend_or_last_night_refuses_the_days_before_too(
+    store: Store, settings: Settings, tmp_path: Path, said: str, first: str
+) -> None:
+    load(store, settings, tmp_path, f"Bo Lind took over the billing gateway {said}.")
+    assert owner(on(store, settings, _day_before(first))) == "kofi"
+    assert refused_citing_the_change(on(store, settings, first))
+    assert owner(on(store, settings, "2026-05-10")) == "bo"

@@ -27,6 +27,10 @@ SUNDAY = date(2026, 5, 10)
         ("took over on Monday", date(2026, 4, 27), False),
         ("took over recently", date(2026, 2, 7), False),
         ("took over yesterday, as agreed last week", date(2026, 4, 27), False),
+        ("took over last night", date(2026, 5, 9), False),
+        ("took over over the weekend", date(2026, 4, 27), False),
+        ("took over a week ago", date(2026, 4, 27), False),
+        ("took over more than two weeks ago", date(2026, 2, 7), False),
     ],
 )
 def test_the_first_day_a_past_change_may_have_come_on(text: str, first: date, exact: bool) -> None:

@@ -10,9 +10,11 @@ until the record was written cannot be read:
 - "last week", "earlier this month", "last month", "this year", "2 weeks ago", "on Monday",
   "last Friday" go back at most to the first day of that week, month, quarter or year (a
   weekday: of the week before the record's);
+- "last night" from the day before, "last weekend" from the Monday of the week before;
 - "a few days ago", "several weeks ago" at most nine of them; "recently", "lately", "not
-  long ago", "the other day" at most the three months a day without its year reaches back
-  (policy/effective.py), the one bound the rules give to a recent past.
+  long ago", "the other day", "more than two weeks ago" at most the three months a day without
+  its year reaches back (policy/effective.py), the one bound the rules give to a recent
+  past.
 
 Pure: days in, days out, in the company's calendar."""
 
@@ -34,7 +36,8 @@ _FEW = 9
 _RECENT_DAYS = 92
 _PAST = re.compile(
     r"\b(?:(?P<yesterday>(?:the\s+day\s+before\s+)?yesterday)"
-    rf"|{_COUNT}\s+(?P<unit>days?|weeks?|months?|years?)\s+ago"
+    rf"|(?P<over>(?:more|longer)\s+than\s+)?{_COUNT}\s+(?P<unit>days?|weeks?|months?|years?)\s+ago"
+    r"|(?P<night>last\s+night)|(?:last|this\s+past|over\s+the|this)\s+(?P<weekend>weekend)"
     r"|(?:earlier\s+)?this\s+(?P<this>week|month|quarter|year)"
     r"|(?:last|previous|past)\s+(?P<last>week|month|quarter|year)"
     rf"|(?:last|on|this\s+past)\s+(?:the\s+)?(?P<weekday>{_WEEKDAY_WORD})"
@@ -42,7 +45,9 @@ _PAST = re.compile(
     re.I,
 )
 # The same, cheaply, before anything else is read.
-_MAY = re.compile(r"\b(?:yesterday|ago|this|last|previous|past|on|recently|lately|other)\b", re.I)
+_MAY = re.compile(
+    r"\b(?:yesterday|ago|this|last|previous|past|on|over|recently|lately|other)\b", re.I
+)
 
 
 def said(text: str) -> list[re.Match[str]]:
@@ -89,6 +94,12 @@ def _first_day(m: re.Match[str], written: date) -> tuple[date, bool]:
     monday = written - timedelta(days=written.weekday())
     if m["yesterday"]:
         return written - timedelta(days=2 if m["yesterday"].lower() != "yesterday" else 1), True
+    if m["night"]:  # "last night": yesterday's, or after midnight
+        return written - timedelta(days=1), False
+    if m["weekend"]:  # this week's, or the one before
+        return monday - timedelta(weeks=1), False
+    if m["over"]:  # "more than two weeks ago": any time before, as far back as "recently"
+        return written - timedelta(days=_RECENT_DAYS), False
     if m["unit"]:
         count, exact = _count(m["n"])
         unit = m["unit"].lower().rstrip("s")
