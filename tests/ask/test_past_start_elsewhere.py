@@ -9,7 +9,7 @@ ownership is not ("From 1 March 2026 Ana Ruiz was the owner ...")."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -164,3 +164,27 @@ def test_a_since_column_of_something_else_does_not_date_the_row(
          kind="service_directory")  # fmt: skip
     assert owner_on(store, settings, "2026-05-09")[0] == "kofi"
     assert owner_on(store, settings, "2026-05-10") == ("bo", [("CC-7", WRITTEN)])
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("- Handover: 2026-06-01\n- Ownership of the billing gateway transfers to Bo Lind.",
+         "2026-06-01"),
+        ("Billing gateway handover: 1 June 2026\n\nOwnership of the billing gateway transfers "
+         "to Bo Lind.", "2026-06-01"),
+        ("- Transfer: 1 June 2026\n- Ownership of the billing gateway transfers to Bo Lind.",
+         "2026-06-01"),
+        ("- Handover: 2026-05-01\n- " + BO, "2026-05-01"),
+    ],
+)  # fmt: skip
+def test_a_line_whose_key_names_the_change_gives_its_day(
+    store: Store, settings: Settings, tmp_path: Path, text: str, start: str
+) -> None:
+    """ "- Handover: 2026-06-01" beside "Ownership ... transfers to Bo Lind.", written 10 May:
+    only "Handover date:" was read as the start, so Bo was named from 10 May, three weeks
+    before the handover, citing the record (and a past one left Kofi answering)."""
+    load(store, settings, tmp_path, text)
+    before = (date.fromisoformat(start) - timedelta(days=1)).isoformat()
+    assert owner_on(store, settings, before)[0] == "kofi"
+    assert owner_on(store, settings, start) == ("bo", [("CC-7", f"{start}T00:00:00Z")])

@@ -66,7 +66,9 @@ _WEEKDAY_WORD = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 # starts ("Effective: 2026-05-01", "Handover date: 1 May 2026").
 _FIRM = (
     r"\b(?:effective(?:\s+date)?|with\s+effect|as\s+of|as\s+from|from|starting|beginning"
-    r"|commencing|takes?\s+effect|taking\s+effect|(?:handover|transfer|cutover|start)\s+date)"
+    r"|commencing|takes?\s+effect|taking\s+effect|(?:handover|transfer|cutover|start)\s+date"
+    # a key or column naming the change itself: "Handover: 2026-06-01" (not "handover 1 May")
+    r"|(?:handover|hand-over|transfer|cutover|changeover|switchover)(?=\s*:))"
 )
 _FIRM_START = re.compile(rf"{_FIRM}(?:\s+(?:on|from|as\s+of))?\s*:?\s*(?:the\s+)?$", re.I)
 _FIRM_WORD = re.compile(_FIRM, re.I)
@@ -584,9 +586,17 @@ def start_column(header: str) -> bool:
     """Does a table column headed `header` give when its row starts ("Effective", "From",
     "Start date", "Owner since"; not "In production since")?"""
     head = header.strip().rstrip(":")
-    return bool(_FIRM_START.search(head + ":") or _OWNER_SINCE.fullmatch(head))
+    return bool(
+        _FIRM_START.search(head + ":")
+        or _OWNER_SINCE.fullmatch(head)
+        or _CHANGE_KEY.fullmatch(head)  # "Billing gateway handover"
+    )
 
 
+# A column or field naming the change whose day it gives: "Handover", "Ownership transfer".
+_CHANGE_KEY = re.compile(
+    r"(?:[\w-]+\s+){0,4}(?:handover|hand-over|transfer|cutover|changeover|switchover)", re.I
+)
 # A column or field giving since when the owner owns it: "Since", "Owner since".
 _OWNER_SINCE = re.compile(r"(?:(?:owner|owned|ownership|owning)\s+)?since", re.I)
 _OWNER_SINCE_FIELD = re.compile(
