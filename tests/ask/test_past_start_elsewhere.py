@@ -173,8 +173,8 @@ def test_a_since_column_of_something_else_does_not_date_the_row(
          "2026-06-01"),
         ("Billing gateway handover: 1 June 2026\n\nOwnership of the billing gateway transfers "
          "to Bo Lind.", "2026-06-01"),
-        ("- Transfer: 1 June 2026\n- Ownership of the billing gateway transfers to Bo Lind.",
-         "2026-06-01"),
+        ("- Ownership transfer: 1 June 2026\n- Ownership of the billing gateway transfers to "
+         "Bo Lind.", "2026-06-01"),
         ("- Handover: 2026-05-01\n- " + BO, "2026-05-01"),
     ],
 )  # fmt: skip
@@ -188,3 +188,12 @@ def test_a_line_whose_key_names_the_change_gives_its_day(
     before = (date.fromisoformat(start) - timedelta(days=1)).isoformat()
     assert owner_on(store, settings, before)[0] == "kofi"
     assert owner_on(store, settings, start) == ("bo", [("CC-7", f"{start}T00:00:00Z")])
+
+
+@pytest.mark.parametrize("key", ["Data transfer", "Cutover", "Go-live"])
+def test_a_line_keyed_by_another_event_does_not_date_the_claim(
+    store: Store, settings: Settings, tmp_path: Path, key: str
+) -> None:
+    load(store, settings, tmp_path, f"- {key}: 2026-05-01\n- " + BO)
+    assert owner_on(store, settings, "2026-05-09")[0] == "kofi"
+    assert owner_on(store, settings, "2026-05-10") == ("bo", [("CC-7", WRITTEN)])

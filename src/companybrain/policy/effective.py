@@ -68,7 +68,7 @@ _FIRM = (
     r"\b(?:effective(?:\s+date)?|with\s+effect|as\s+of|as\s+from|from|starting|beginning"
     r"|commencing|takes?\s+effect|taking\s+effect|(?:handover|transfer|cutover|start)\s+date"
     # a key or column naming the change itself: "Handover: 2026-06-01" (not "handover 1 May")
-    r"|(?:handover|hand-over|transfer|cutover|changeover|switchover)(?=\s*:))"
+    r"|(?:handover|hand-over|owner(?:ship)?\s+(?:transfer|change))(?=\s*:))"
 )
 _FIRM_START = re.compile(rf"{_FIRM}(?:\s+(?:on|from|as\s+of))?\s*:?\s*(?:the\s+)?$", re.I)
 _FIRM_WORD = re.compile(_FIRM, re.I)
@@ -593,9 +593,10 @@ def start_column(header: str) -> bool:
     )
 
 
-# A column or field naming the change whose day it gives: "Handover", "Ownership transfer".
+# A column or field naming the change whose day it gives: "Handover", "Ownership transfer"
+# (not "Data transfer", "Cutover": a migration's).
 _CHANGE_KEY = re.compile(
-    r"(?:[\w-]+\s+){0,4}(?:handover|hand-over|transfer|cutover|changeover|switchover)", re.I
+    r"(?:[\w-]+\s+){0,4}(?:handover|hand-over|owner(?:ship)?\s+(?:transfer|change))", re.I
 )
 # A column or field giving since when the owner owns it: "Since", "Owner since".
 _OWNER_SINCE = re.compile(r"(?:(?:owner|owned|ownership|owning)\s+)?since", re.I)
