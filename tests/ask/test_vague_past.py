@@ -235,3 +235,26 @@ def test_a_weekend_or_last_night_refuses_the_days_before_too(
     assert owner(on(store, settings, _day_before(first))) == "kofi"
     assert refused_citing_the_change(on(store, settings, first))
     assert owner(on(store, settings, "2026-05-10")) == "bo"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bo Lind took over the billing gateway last week. Cy Park will take over the billing "
+        "gateway next month.",
+        "Cy Park will take over the billing gateway next month. Bo Lind took over the billing "
+        "gateway last week.",
+    ],
+)
+def test_a_change_to_come_at_no_one_time_still_refuses_beside_a_past_one(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    """The record's claim for the days before it and its claim whose time cannot be read
+    were one per service: the first kept stood for both. Bo answered in July, although Cy
+    takes over "next month"; or Kofi answered for last week."""
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, "2026-04-26")) == "kofi"
+    for day in ("2026-04-27", "2026-05-10", "2026-07-15"):
+        answer = on(store, settings, day)
+        assert answer.refusal is not None, day
+        assert answer.refusal.code is RefusalCode.MISSING_PROVENANCE, day

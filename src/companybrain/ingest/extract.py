@@ -277,22 +277,26 @@ def subject_names(org: Org) -> SubjectNames:
 
 
 def _unclear_claims(record: Record, verified: Verified) -> list[dict[str, Any]]:
-    """See derived_links: one claim per service, without its owner, whose time is unclear."""
+    """See derived_links: one claim per service, without its owner, whose time is unclear,
+    and one for the days before the record when a change it tells as done may have come
+    then ("took over last week"): one does not stand for the other."""
     since = min(record.at, record.effective, key=to_ms)
-    return list(
-        {
-            f"{record.id}|{r.fact.service}|(time unclear)": {
-                "id": f"{record.id}|{r.fact.service}|(time unclear)",
-                "service": r.fact.service,
-                "reason": r.reason,
-                "quote": r.fact.quote,
-                "effective_at": iso(r.fact.effective or since),
-                "effective_ms": to_ms(r.fact.effective or since),
-            }
-            for r in reversed(verified.unclear)
-            if isinstance(r.fact, OwnershipFact)
-        }.values()
-    )
+    claims = {}
+    for r in reversed(verified.unclear):
+        if not isinstance(r.fact, OwnershipFact):
+            continue
+        when = r.fact.effective or since
+        before = to_ms(when) < to_ms(since)  # the days before the record was written
+        cid = f"{record.id}|{r.fact.service}|(time unclear{' before' if before else ''})"
+        claims[cid] = {
+            "id": cid,
+            "service": r.fact.service,
+            "reason": r.reason,
+            "quote": r.fact.quote,
+            "effective_at": iso(when),
+            "effective_ms": to_ms(when),
+        }
+    return list(claims.values())
 
 
 def derived_links(
