@@ -112,6 +112,7 @@ def test_yesterday_is_one_day_the_claims_start(
         "Bo Lind owns the billing gateway, and was on call last week.",
         "Bo Lind owns the billing gateway, but he was away last week.",
         "Bo Lind owns the billing gateway, and was on leave in April.",
+        "Bo Lind owns the billing gateway; he moved from Paris last week.",
     ],
 )
 def test_a_vague_time_of_something_else_keeps_the_records_time(
@@ -258,3 +259,22 @@ def test_a_change_to_come_at_no_one_time_still_refuses_beside_a_past_one(
         answer = on(store, settings, day)
         assert answer.refusal is not None, day
         assert answer.refusal.code is RefusalCode.MISSING_PROVENANCE, day
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bo Lind owns the billing gateway as of last week.",
+        "Effective last Monday, Bo Lind owns the billing gateway.",
+    ],
+)
+def test_a_start_given_as_a_past_time_without_its_day(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    """ "Bo Lind owns the billing gateway as of last week." tells no change in a past
+    tense, and was read as from the record's day: Kofi answered for last week."""
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, "2026-04-26")) == "kofi"
+    for day in ("2026-04-27", "2026-05-09"):
+        assert refused_citing_the_change(on(store, settings, day)), day
+    assert owner(on(store, settings, "2026-05-10")) == "bo"

@@ -360,6 +360,8 @@ def _told_done(rest: str) -> bool:
     return bool(_DONE.search(rest) or _SINCE_WORD.search(rest)) and not _TO_COME.search(rest)
 
 
+# Right before a past time, words saying it is when the claim's owner started.
+_STARTS_AT = re.compile(rf"(?:{_FIRM}|\bsince)\s*:?\s*(?:the\s+)?$", re.I)
 _SINCE_WORD = re.compile(r"\b(?:since|happened|occurred|completed|took\s+place)\b", re.I)
 _CHANGED_HANDS = re.compile(r"\bchanged\s+hands\b", re.I)
 
@@ -406,15 +408,19 @@ def _told_past(rest: str, sentence: str, written: date) -> list[tuple[date, bool
     if not (vague_past.may_say(rest) or may_name_a_stretch(rest)):
         return []
     firsts = [(first, False, words) for first, words in _until_past(rest, written)]
-    if not _told_done(rest):
-        return firsts  # "Kofi owns it until last week" tells its end, changing no hands
-    told = vague_past.earliest(rest, written, lambda m: not _of_another_clause(rest, m))
+    done = _told_done(rest)  # else only a start given so: "owns it as of last week"
+
+    def dates(m: re.Match[str]) -> bool:
+        said = done or _FIRM_WORD.match(m.group(0)) or _STARTS_AT.search(rest[: m.start()])
+        return bool(said) and not _of_another_clause(rest, m)  # "and was on leave in April"
+
+    told = vague_past.earliest(rest, written, dates)
     if told is not None:
         firsts.append((told[0], told[1] and not firsts, f'"{told[2]}"'))
     for m in [*_PERIOD.finditer(rest), *_PERIOD_HYPHENATED.finditer(sentence)]:
         months = _months(m)  # "took over in April": a stretch already begun
-        if _of_another_clause(rest, m):
-            continue  # "..., and was on leave in April"
+        if not dates(m):
+            continue
         if months is not None and (begun := _begun(months, written)) is not None:
             firsts.append((begun, False, f'"{" ".join(m.group(0).split())}"'))
     return firsts
