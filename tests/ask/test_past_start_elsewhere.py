@@ -128,7 +128,9 @@ def test_a_start_before_an_older_records_does_not_lose_to_it_for_good(
     assert owner_on(store, settings, "2026-03-02")[0] == "bo"
     assert owner_on(store, settings, "2026-06-11") == ("bo", [("CC-7", "2026-02-01T00:00:00Z")])
     answer = ask(store, settings, "Who owns the billing gateway on 2026-06-11?", now=NOW)
-    assert [(o.record, o.owner) for o in answer.outranked] == [("dir-1", "kofi")]
+    assert [(o.record, o.owner, o.why) for o in answer.outranked] == [
+        ("dir-1", "kofi", "CC-7, written later, names its owner from before")
+    ]
     # asked before the newer directory was written, the older one answered
     earlier = ask(store, settings, "Who owns the billing gateway?", now="2026-04-01T00:00:00Z")
     assert earlier.result is not None and earlier.result["owner"]["id"] == "kofi"

@@ -284,6 +284,8 @@ def why_outranked(row: Evidence, winner: Evidence) -> str:
         return f"only the days before {winner.label()} was written"  # "took over last week"
     if row.time_unclear:
         return f"{winner.label()} is newer"
+    if (row.effective_ms or -1) > (winner.effective_ms or -1):  # (see _rank)
+        return f"{winner.label()}, written later, names its owner from before"
     return "earlier effective time"
 
 
