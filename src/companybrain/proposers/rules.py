@@ -127,8 +127,7 @@ def propose(record: Record, org: Org) -> Proposal:
             for service, owner in _from_field(unit.text, record, org):
                 add(service, owner, unit.text)
         elif unit.kind == segments.SENTENCE and may_state_ownership(unit.text):
-            t = template(unit.text, org)
-            for service, owner in [*sentence_owners(t), *_unlisted_in_sentence(unit.text, t, org)]:
+            for service, owner in _sentence_pairs(unit.text, org):
                 add(service, owner, unit.text)
     return Proposal(record.id, tuple(found.values()), _decisions(record, units), NAME)
 
@@ -171,6 +170,29 @@ def sentence_owners(t: Template) -> list[tuple[str, str]]:
             owners = [p for k, p in MARKER.findall(f"{m.group('p')} {old}") if k == PERSON]
             pairs += [(s, p) for s in services for p in owners]
     return list(dict.fromkeys(pairs))
+
+
+def _sentence_pairs(sentence: str, org: Org) -> list[tuple[str, str]]:
+    """(service, owner) pairs a sentence states. A sentence of clauses that name different
+    owners pairs each with the services of its own clause: "Bo Lind owns the billing
+    gateway, and the search index moves to Cy Park." does not make Cy the billing gateway's
+    owner, nor Bo the search index's (a pattern reads the services across the comma as one
+    list). A service no clause names alone with an owner keeps the sentence's pairs ("The
+    billing gateway, and the search index, are owned by Bo")."""
+    t = template(sentence, org)
+    pairs = [*sentence_owners(t), *_unlisted_in_sentence(sentence, t, org)]
+    if len({p for _, p in pairs}) < 2 or not _CLAUSE.search(sentence):
+        return pairs
+    by_clause: set[tuple[str, str]] = set()
+    for clause in _CLAUSE.split(sentence):
+        c = template(clause, org)
+        by_clause.update([*sentence_owners(c), *_unlisted_in_sentence(clause, c, org)])
+    placed = {s for s, _ in by_clause}
+    return [(s, p) for s, p in pairs if (s, p) in by_clause or s not in placed]
+
+
+# Where a sentence's clauses part: a semicolon, or a comma before "and", "but", "while" ...
+_CLAUSE = re.compile(r";|,\s+(?:and|but|while|whereas)\b", re.I)
 
 
 def _unlisted_in_sentence(sentence: str, t: Template, org: Org) -> list[tuple[str, str]]:
