@@ -32,7 +32,7 @@ _ROLE = (
     r"(?:(?:new|current|sole|primary|main) )?(?:owner|owners|point of contact|review contact"
     r"|contact person|poc)"
 )
-_IS = r"(?:is|are|will be|is now|becomes|has become|remains|stays)"
+_IS = r"(?:is|are|will be|is now|becomes|became|has become|have become|remains|stays)"
 _TAKE_OVER = r"(?:takes|take|took|has taken|have taken|is taking|will take) over"
 _MOVES = (
     r"(?:transfers|transferred|will transfer|moves|moved|will move|is moving|passes|passed"
@@ -47,8 +47,9 @@ _GIVE = (
 _CURRENT = [
     # "Kenji owns reco-engine", "Linnea Berg has taken over the Identity Service"
     # "Omar Haddad, who owns the ledger service, ..."; "Aria and Ben own the gateway"
-    rf"{_PL} (?:who )?{_ADV}(?:(?:will|shall) {_ADV})?(?:owns|own|has owned|have owned"
-    rf"|{_TAKE_OVER}(?: as {_ART}{_ROLE} (?:of|for))?) {_ART}{_SL}",
+    # "Bo Lind was on call last week and owns the billing gateway" (no one else between)
+    rf"{_PL} (?:(?:(?!<)\S+ ){{1,8}}?and )?(?:who )?{_ADV}(?:(?:will|shall) {_ADV})?"
+    rf"(?:owns|own|has owned|have owned|{_TAKE_OVER}(?: as {_ART}{_ROLE} (?:of|for))?) {_ART}{_SL}",
     # "Zofia is the point of contact for risk scoring", "Kofi as owner of the gateway"
     rf"{_P} (?:{_ADV}{_IS} {_ADV}|as ){_ART}{_ROLE} (?:of|for) {_ART}{_SL}",
     # "BILLING-GW is owned by aria", "has been owned by Elif since March", "taken over by"

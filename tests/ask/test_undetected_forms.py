@@ -1,0 +1,87 @@
+"""Sentences the rules read no claim from, so that the directory's Kofi kept answering for
+the billing gateway, citing the directory, after a change control written 10 May said Bo
+Lind owns it: "Bo Lind became the owner of the billing gateway (last week).", "Bo Lind was
+on call last week and owns the billing gateway." (the person and the verb apart, no one
+else between). ("On call last week" before the claim's clause still refuses the days of
+last week, as policy/effective.py reads a vague time in the owner's clause: safe, never
+Kofi.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from companybrain.model.answer import Answer, RefusalCode
+from tests.ask.test_unclear_time import DIRECTORY, TEAM_ORG, change
+from tests.ingest.corpus_builder import write_corpus
+
+NOW = "2026-07-01T00:00:00Z"
+WRITTEN = "2026-05-10T09:00:00Z"  # a Sunday
+
+
+def load(store: Store, settings: Settings, tmp_path: Path, text: str) -> None:
+    files = {"dir.md": DIRECTORY, "cc.md": change(text, at=WRITTEN)}
+    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
+
+
+def on(store: Store, settings: Settings, day: str) -> Answer:
+    return ask(store, settings, f"Who owns the billing gateway on {day}?", now=NOW)
+
+
+def owner(answer: Answer) -> str | None:
+    return answer.result["owner"]["id"] if answer.result else None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bo Lind became the owner of the billing gateway.",
+        "Bo Lind joined the payments team in March and now owns the billing gateway.",
+    ],
+    ids=["became", "joined-and-owns"],
+)
+def test_bo_answers_from_the_record(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, "2026-05-09")) == "kofi"
+    for day in ("2026-05-10", "2026-06-30"):
+        answer = on(store, settings, day)
+        assert (owner(answer), [c.record for c in answer.citations]) == ("bo", ["CC-7"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bo Lind became the owner of the billing gateway (last week).",
+        "Bo Lind was on call last week and owns the billing gateway.",
+    ],
+)
+def test_last_week_refuses_the_days_of_last_week(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, "2026-04-26")) == "kofi"
+    for day in ("2026-04-27", "2026-05-09"):
+        refusal = on(store, settings, day).refusal
+        assert refusal is not None and refusal.code is RefusalCode.MISSING_PROVENANCE
+    assert owner(on(store, settings, "2026-05-10")) == "bo"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bo Lind is leaving and no one owns the billing gateway.",
+        "Bo Lind never replied and owns the billing gateway.",
+    ],
+)
+def test_no_claim_of_bo_from_a_clause_that_denies_it(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, "2026-05-10")) != "bo"
