@@ -2,9 +2,7 @@
 the billing gateway, citing the directory, after a change control written 10 May said Bo
 Lind owns it: "Bo Lind became the owner of the billing gateway (last week).", "Bo Lind was
 on call last week and owns the billing gateway." (the person and the verb apart, no one
-else between). ("On call last week" before the claim's clause still refuses the days of
-last week, as policy/effective.py reads a vague time in the owner's clause: safe, never
-Kofi.)"""
+else between). A duty's "last week" in a clause of its own does not date the claim."""
 
 from __future__ import annotations
 
@@ -42,8 +40,9 @@ def owner(answer: Answer) -> str | None:
     [
         "Bo Lind became the owner of the billing gateway.",
         "Bo Lind joined the payments team in March and now owns the billing gateway.",
+        "Bo Lind was on call last week and owns the billing gateway.",
     ],
-    ids=["became", "joined-and-owns"],
+    ids=["became", "joined-and-owns", "on-call-and-owns"],
 )
 def test_bo_answers_from_the_record(
     store: Store, settings: Settings, tmp_path: Path, text: str
@@ -59,7 +58,7 @@ def test_bo_answers_from_the_record(
     "text",
     [
         "Bo Lind became the owner of the billing gateway (last week).",
-        "Bo Lind was on call last week and owns the billing gateway.",
+        "Bo Lind took over the billing gateway last week.",
     ],
 )
 def test_last_week_refuses_the_days_of_last_week(

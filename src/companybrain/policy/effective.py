@@ -357,6 +357,10 @@ def effective_time(
 def _told_done(rest: str) -> bool:
     """Does a sentence (its days blanked) tell a change done, or an owner since some time?"""
     rest = _CHANGED_HANDS.sub("changed", rest)  # ("hands" there is no change to come)
+    # nor is a duty in a clause of its own: "took over last week and will be on call"
+    rest = " , ".join(
+        c for c in _CLAUSE_BREAK.split(rest) if not _ON_DUTY.search(c) or _CHANGE.search(c)
+    )
     return bool(_DONE.search(rest) or _SINCE_WORD.search(rest)) and not _TO_COME.search(rest)
 
 
