@@ -250,6 +250,7 @@ def effective_time(
     elsewhere: tuple[str, ...] = (),
     aside: tuple[str, ...] = (),
     back: tuple[str, ...] = (),
+    days: tuple[str, ...] = (),
 ) -> datetime | str | Unsure:
     """When a claim stated by `sentence` takes effect, for a record written at `at` with
     `effective_at` (None: not given), or why it is refused. `row`: the sentence is a table
@@ -258,7 +259,10 @@ def effective_time(
     its change ("Effective: 2026-05-01"); `aside`: those that may give the day of something
     else ("The review is on 5 May 2026"): a day to come there leaves it unclear; `back`:
     those that date its change and may look back, as the title may ("The billing gateway
-    changed hands effective 1 May 2026." written 10 May, "Effective date: 2026-05-01").
+    changed hands effective 1 May 2026." written 10 May, "Effective date: 2026-05-01");
+    `days`: its `Key: value` lines and table rows beside a change that name a day without
+    saying what starts then ("- Date: 2026-06-01", "| Handover | 2026-06-01 |"): one to
+    come may be the change's, and leaves it unclear.
     A change told as done on a day it does not give ("took over last week"), or beside a day
     already past that may be its own (a title's "Billing gateway handover 1 May 2026"), holds
     from `at`, and before it back to that day is `Unsure` (policy/vague_past.py)."""
@@ -267,7 +271,7 @@ def effective_time(
     except Unreadable as exc:
         return f"the quote's time {exc}"
     try:
-        around, unsure, vague, maybe = _stated_around(title, elsewhere, aside, back, at, tz)
+        around, unsure, vague, maybe = _stated_around(title, elsewhere, aside, back, at, tz, days)
     except Unreadable as exc:
         return f"the record's time {exc}"
     starts = _most_precise([*(s for s in stated if s.marked), *around], tz)
@@ -583,6 +587,11 @@ def may_say_when(text: str) -> bool:
     return bool(_SAYS_WHEN.search(text))
 
 
+def days_named(text: str) -> int:
+    """How many days `text` may name (see `may_name_a_day`)."""
+    return sum(1 for _ in _A_DAY.finditer(text))
+
+
 def may_name_a_day(text: str) -> bool:
     """Could `text` name a day, said to be a start or not ("Handover 1 May 2026")? (A cheap
     test.)"""
@@ -643,6 +652,7 @@ def _stated_around(
     back: tuple[str, ...],
     at: datetime,
     tz: str,
+    days: tuple[str, ...] = (),
 ) -> tuple[tuple[Stated, ...], tuple[Stated, ...], str | None, tuple[Stated, ...]]:
     """The starts the title and the other texts state; the days to come they name with
     "on" or "since" (of this change, or of another event?); a vague start (quoted, with
@@ -663,6 +673,15 @@ def _stated_around(
     texts += [(text, f'in "{_shortened(text)}"', False, False, True) for text in aside]
     texts += [(text, f'in "{_shortened(text)}"', False, True, False) for text in back]
     written = at.astimezone(qtime.zone(tz)).date()  # (the day, in the company's zone)
+    for text in days:  # "- Date: 2026-06-01" beside "transfers to Bo": the change's day?
+        unsure += [
+            replace(s, origin=f'in "{_shortened(text)}"')
+            for s in stated_times(text, tz)[0]
+            if s.dated
+            and s.unreadable is None
+            and not _before(s, at, tz)
+            and not _agrees(s, at, tz)
+        ]
     for text, origin, is_title, looks_back, other in texts:
         stated, rest = stated_times(text, tz)
         changes = looks_back and not is_title  # dates this service's change of hands

@@ -229,14 +229,16 @@ def _said_around(
     fields, `Effective: 2026-05-01` lines, and sentences naming no one that say this service
     changes hands ("The billing gateway changed hands effective 1 May 2026."); `hands`: those
     sentences, beside a claim that tells who owns the service, not a change (`tells`: its
-    sentence, or its row after the table's header), which may tell when it ends instead."""
+    sentence, or its row after the table's header), which may tell when it ends instead.
+    `days`: see `_days_beside`."""
     fields = _fields(record)
+    days = _days_beside(fact, sentence, record, org, tells or sentence)
     if (
         _times_said(record.text) <= effective.times_said(sentence)
         and _stretches_said(record.text) <= effective.stretches_said(sentence)
         and _pasts_said(record.text) <= effective.pasts_said(sentence)
-    ):
-        return {"back": fields}  # none but the sentence's own: no need to cut the text
+    ):  # none but the sentence's own: no need to cut the text
+        return {"back": fields, "days": days} if days else {"back": fields}
     own = normalise(sentence)
     changes = None  # does the claim's sentence tell a change (asked only when needed)?
     tells_change = None  # and with its table's header, for a row
@@ -270,7 +272,52 @@ def _said_around(
         else:
             (elsewhere if handover or (label and not named) else aside).append(text)
     around = {"elsewhere": tuple(elsewhere), "aside": tuple(aside), "back": tuple(back)}
+    around |= {"days": days} if days else {}
     return {**around, "hands": tuple(hands)} if hands else around
+
+
+def _days_beside(
+    fact: OwnershipFact, sentence: str, record: Record, org: Org, tells: str
+) -> tuple[str, ...]:
+    """Beside a claim telling a change ("ownership of the billing gateway transfers to Bo"),
+    the record's `Key: value` lines and table rows that name a day without saying what
+    starts then ("- Date: 2026-06-01", "- Go-live: 2026-06-01", "| Handover | 2026-06-01
+    |"), about this service and owner or none: a day to come there may be the change's."""
+    if _days_named(record.text) <= effective.days_named(sentence):
+        return ()  # (most records: no day outside the claim's sentence)
+    if not (_A_CHANGE.search(tells.casefold()) and _A_CHANGE.search(template(tells, org).text)):
+        return ()
+    own = normalise(sentence)
+    found = []
+    for line in _dated_lines(record.text):
+        said = normalise(line)
+        if said in own or own in said:
+            continue
+        words = template(line, org)
+        named, people = words.ids(SERVICE), words.ids(PERSON)
+        if (not named or fact.service in named) and (not people or fact.owner in people):
+            found.append(line)
+    return tuple(found)
+
+
+_days_named = lru_cache(maxsize=4)(effective.days_named)
+
+
+# A `Key: value` line, its key also with hyphens ("Go-live: 2026-06-01").
+_KEY_LINE = re.compile(r"^[\s>*_`-]*[A-Za-z][\w /-]{0,30}?[*_`]*\s*:[*_`]*\s")
+
+
+@lru_cache(maxsize=4)
+def _dated_lines(text: str) -> tuple[str, ...]:
+    """The `Key: value` lines and table rows of a record's `text` (as shown) that name a day
+    and do not say it is when something starts (cut once per record)."""
+    return tuple(
+        shown
+        for u in segments.units(text)
+        if u.kind == segments.ROW or _KEY_LINE.match(u.text)
+        if effective.may_name_a_day(shown := injection.shown_text(u.text))
+        and not effective.may_say_when(shown)
+    )
 
 
 def _start_field(line: str) -> bool:
