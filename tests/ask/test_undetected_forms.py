@@ -84,3 +84,20 @@ def test_no_claim_of_bo_from_a_clause_that_denies_it(
 ) -> None:
     load(store, settings, tmp_path, text)
     assert owner(on(store, settings, "2026-05-10")) != "bo"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bo Lind, not Kofi Mensah, owns the billing gateway.",
+        "Bo Lind and not Kofi Mensah now owns the billing gateway.",
+    ],
+)
+def test_the_owner_named_against_another_is_the_owner(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    """Only "Kofi Mensah owns the billing gateway" was read (and refused as negated): the
+    record said Bo, yet the directory's Kofi answered, citing the directory."""
+    load(store, settings, tmp_path, text)
+    answer = on(store, settings, "2026-05-10")
+    assert (owner(answer), [c.record for c in answer.citations]) == ("bo", ["CC-7"])

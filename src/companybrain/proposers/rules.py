@@ -48,7 +48,9 @@ _CURRENT = [
     # "Kenji owns reco-engine", "Linnea Berg has taken over the Identity Service"
     # "Omar Haddad, who owns the ledger service, ..."; "Aria and Ben own the gateway"
     # "Bo Lind was on call last week and owns the billing gateway" (no one else between)
-    rf"{_PL} (?:(?:(?!<)\S+ ){{1,8}}?and )?(?:who )?{_ADV}(?:(?:will|shall) {_ADV})?"
+    # "Bo Lind, not Kofi Mensah, owns the billing gateway"
+    rf"{_PL} (?:(?:and |but )?not <p:{_ID}> )?(?:(?:(?!<)\S+ ){{1,8}}?and )?(?:who )?{_ADV}"
+    rf"(?:(?:will|shall) {_ADV})?"
     rf"(?:owns|own|has owned|have owned|{_TAKE_OVER}(?: as {_ART}{_ROLE} (?:of|for))?) {_ART}{_SL}",
     # "Zofia is the point of contact for risk scoring", "Kofi as owner of the gateway"
     rf"{_P} (?:{_ADV}{_IS} {_ADV}|as ){_ART}{_ROLE} (?:of|for) {_ART}{_SL}",
