@@ -101,3 +101,33 @@ def test_the_owner_named_against_another_is_the_owner(
     load(store, settings, tmp_path, text)
     answer = on(store, settings, "2026-05-10")
     assert (owner(answer), [c.record for c in answer.citations]) == ("bo", ["CC-7"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["- Billing gateway owner: Bo Lind", "- Billing gateway ownership: Bo Lind"],
+    ids=["owner", "ownership"],
+)
+def test_a_line_keyed_by_the_services_owner_names_it(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    """Only keys starting with "Owner" were read as an owner's line: "Billing gateway
+    owner: Bo Lind" gave no claim, and the directory's Kofi answered."""
+    load(store, settings, tmp_path, text)
+    answer = on(store, settings, "2026-05-10")
+    assert (owner(answer), [c.record for c in answer.citations]) == ("bo", ["CC-7"])
+
+
+def test_a_line_keyed_by_another_owner_names_no_owner_of_the_service(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """ "Change owner: Cy Park (billing gateway)": who runs the change, not who owns the
+    service the record is about."""
+    files = {
+        "dir.md": DIRECTORY,
+        "cc.md": change(
+            "- Change owner: Cy Park (billing gateway)", at=WRITTEN, about=["billing-gateway"]
+        ),
+    }
+    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
+    assert owner(on(store, settings, "2026-05-10")) == "kofi"

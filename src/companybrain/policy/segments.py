@@ -38,6 +38,7 @@ _DATE_GOES_ON = re.compile(r"\s*(?:\d|(?:UTC|GMT)\b|\()")
 OWNER_FIELD = re.compile(
     r"^(?:(?:service|system|current|new|previous|former) )?(?:owner|owners|owned by"
     r"|point of contact|review contact|poc)\b"
+    r"|^(?:[\w-]+ ){0,4}(?:owner|owners|ownership)$"  # "Billing gateway owner:", "Ownership:"
 )
 
 

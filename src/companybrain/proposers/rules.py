@@ -239,6 +239,13 @@ def _from_row(unit: segments.Unit, org: Org) -> list[tuple[str, str]]:
     return [(s, p) for s in services for p in owners]
 
 
+# A key naming whose owner the line gives ("Billing gateway owner", "Search index
+# ownership"): its service is the one it names, never the record's.
+_NAMED_KEY = re.compile(
+    r"^(?!(?:service|system|current|new) )(?:[\w-]+ ){1,4}(?:owner|owners|ownership)$"
+)
+
+
 def _from_field(line: str, record: Record, org: Org) -> list[tuple[str, str]]:
     """`Owner: Darius Karimi (Ledger Service)`: the service named on the line, else the one
     service the record is about (front matter `about`, else its title)."""
@@ -246,6 +253,9 @@ def _from_field(line: str, record: Record, org: Org) -> list[tuple[str, str]]:
     if field is None or wording.field_role(field[0]) != "owner":
         return []
     owners = _cell_owners(field[1], org)[:1]
+    if _NAMED_KEY.match(field[0]):  # "Billing gateway owner: Bo", not "Change owner: Cy"
+        services = template(field[0], org).ids(SERVICE)
+        return [(services[0], p) for p in owners] if len(services) == 1 else []
     services = template(line, org).ids(SERVICE)
     if not services:
         services = [s for s in record.about if org.service(s) is not None]
