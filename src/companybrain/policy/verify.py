@@ -636,15 +636,22 @@ def _record_is_about(record: Record, service: str, org: Org) -> bool:
 
 
 def _ownership_sentence(quote: str, person: str, service: str, org: Org) -> bool:
-    """Some sentence of the quote names both and uses ownership wording."""
+    """Some sentence of the quote names both and uses ownership wording; or names the person,
+    no service and "it" or "its" once, after a sentence naming the service and no other
+    ("The billing gateway changed hands. Bo Lind now owns it.")."""
+    before: list[str] = []
     for sentence in segments.sentences(quote):
         t = template(sentence, org)
-        if (
-            person in t.ids(PERSON)
-            and service in t.ids(SERVICE)
-            and wording.states_ownership(t.text)
-        ):
-            return True
+        if person in t.ids(PERSON) and wording.states_ownership(t.text):
+            if service in t.ids(SERVICE):
+                return True
+            if (
+                not t.ids(SERVICE)
+                and sum(token in ("it", "its") for token in t.tokens) == 1
+                and before == [service]
+            ):
+                return True
+        before = t.ids(SERVICE)
     return False
 
 

@@ -13,7 +13,8 @@ from companybrain.policy.mentions import CLAUSE_END, PERSON, Template, marker
 # Words that state ownership, or a change of it, somewhere in a sentence.
 _CUE = re.compile(
     r"\b(?:own|owns|owned|owning|owner|owners|ownership|co owns?|co owners?"
-    r"|(?:take|takes|took|taken|taking) over|hand(?:s|ed|ing)?\b.*\bover|handover"
+    r"|(?:take|takes|took|taken|taking) (?:(?:it|the|<s:[a-z0-9._-]+>) )*over"
+    r"|hand(?:s|ed|ing)?\b.*\bover|handover"
     r"|hand(?:s|ed|ing)? (?:\S+ ){1,4}?to|transfer|transfers|transferred|transferring"
     r"|point of contact|review contact|contact person|poc)\b"
 )

@@ -10,7 +10,8 @@ import unicodedata
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal
 from companybrain.model.records import Org, Record
 from companybrain.policy import segments, unknown_owner, wording
-from companybrain.policy.mentions import MARKER, PERSON, SERVICE, Template, template
+from companybrain.policy.mentions import MARKER, PERSON, SERVICE, Template, marker, template
+from companybrain.policy.text import quote_in
 
 NAME = "rules"
 
@@ -52,6 +53,8 @@ _CURRENT = [
     rf"{_PL} (?:(?:and |but )?not <p:{_ID}> )?(?:(?:(?!<)\S+ ){{1,8}}?and )?(?:who )?{_ADV}"
     rf"(?:(?:will|shall) {_ADV})?"
     rf"(?:owns|own|has owned|have owned|{_TAKE_OVER}(?: as {_ART}{_ROLE} (?:of|for))?) {_ART}{_SL}",
+    # "Bo Lind took the billing gateway over" (and "took it over", read for its service)
+    rf"{_PL} {_ADV}(?:takes|take|took|has taken|have taken|is taking|will take) {_ART}{_SL} over",
     # "Zofia is the point of contact for risk scoring", "Kofi as owner of the gateway"
     rf"{_P} (?:{_ADV}{_IS} {_ADV}|as ){_ART}{_ROLE} (?:of|for) {_ART}{_SL}",
     # "BILLING-GW is owned by aria", "has been owned by Elif since March", "taken over by"
@@ -122,6 +125,7 @@ def propose(record: Record, org: Org) -> Proposal:
         record.kind != "adr" and may_decide_in_chat(record.text)
     )
     units = segments.units(record.text) if wanted else []
+    before: segments.Unit | None = None  # the sentence right before, for "it"
     for unit in units:
         if unit.kind == segments.ROW and unit.table is not None:
             for service, owner in _from_row(unit, org):
@@ -130,8 +134,15 @@ def propose(record: Record, org: Org) -> Proposal:
             for service, owner in _from_field(unit.text, record, org):
                 add(service, owner, unit.text)
         elif unit.kind == segments.SENTENCE and may_state_ownership(unit.text):
-            for service, owner in _sentence_pairs(unit.text, org):
+            pairs = _sentence_pairs(unit.text, org)
+            for service, owner in pairs:
                 add(service, owner, unit.text)
+            if not pairs and before is not None:  # "... changed hands. Bo now owns it."
+                both = f"{before.text} {unit.text}"
+                for service, owner in _pronoun_pairs(before.text, unit.text, org):
+                    if quote_in(both, record.text):
+                        add(service, owner, both)
+        before = unit if unit.kind == segments.SENTENCE else None
     return Proposal(record.id, tuple(found.values()), _decisions(record, units), NAME)
 
 
@@ -173,6 +184,22 @@ def sentence_owners(t: Template) -> list[tuple[str, str]]:
             owners = [p for k, p in MARKER.findall(f"{m.group('p')} {old}") if k == PERSON]
             pairs += [(s, p) for s in services for p in owners]
     return list(dict.fromkeys(pairs))
+
+
+def _pronoun_pairs(before: str, sentence: str, org: Org) -> list[tuple[str, str]]:
+    """(service, person) pairs a sentence naming no service states with "it" or "its" for
+    the one service the sentence `before` it names ("The billing gateway changed hands. Bo
+    Lind now owns it."): read only when that is unambiguous (one pronoun, one service)."""
+    t = template(sentence, org)
+    if "<p:" not in t.text or "<s:" in t.text:
+        return []
+    its = [i for i, token in enumerate(t.tokens) if token in ("it", "its")]
+    named = template(before, org).ids(SERVICE) if len(its) == 1 else []
+    if len(named) != 1:
+        return []
+    tokens = list(t.tokens)
+    tokens[its[0]] = marker(SERVICE, named[0])
+    return sentence_owners(Template(tuple(tokens)))
 
 
 def _sentence_pairs(sentence: str, org: Org) -> list[tuple[str, str]]:

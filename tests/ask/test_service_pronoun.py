@@ -1,0 +1,81 @@
+"""A change control written 10 May saying "The billing gateway changed hands. Bo Lind now
+owns it." gave no claim ("it" named no service), so the directory's Kofi answered for good,
+citing the directory. A sentence naming a person, no service and "it" (or "its") once, right
+after a sentence naming one service, is read for that service; anything less clear is not
+read ("... the billing gateway and the search index changed hands. Bo now owns it.")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from companybrain.model.answer import Answer, RefusalCode
+from tests.ask.test_unclear_time import DIRECTORY, TEAM_ORG, change
+from tests.ingest.corpus_builder import write_corpus
+
+NOW = "2026-07-01T00:00:00Z"
+WRITTEN = "2026-05-10T09:00:00Z"  # a Sunday
+
+
+def load(store: Store, settings: Settings, tmp_path: Path, text: str) -> None:
+    files = {"dir.md": DIRECTORY, "cc.md": change(text, at=WRITTEN)}
+    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
+
+
+def on(store: Store, settings: Settings, day: str) -> Answer:
+    return ask(store, settings, f"Who owns the billing gateway on {day}?", now=NOW)
+
+
+def owner(answer: Answer) -> str | None:
+    return answer.result["owner"]["id"] if answer.result else None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The billing gateway changed hands. Bo Lind now owns it.",
+        "The billing gateway changed hands.\nBo Lind is its new owner.",
+        "Kofi Mensah owned the billing gateway. Bo Lind took it over.",
+    ],
+    ids=["owns-it", "its-owner", "took-it-over"],
+)
+def test_it_names_the_service_of_the_sentence_before(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, "2026-05-09")) == "kofi"
+    answer = on(store, settings, "2026-05-10")
+    assert (owner(answer), [c.record for c in answer.citations]) == ("bo", ["CC-7"])
+    assert "Bo Lind" in answer.citations[0].quote and "billing gateway" in answer.citations[0].quote
+
+
+def test_a_change_told_done_last_week_refuses_last_weeks_days(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    load(store, settings, tmp_path, "The billing gateway changed hands last week. Bo Lind owns it.")
+    assert owner(on(store, settings, "2026-04-26")) == "kofi"
+    refusal = on(store, settings, "2026-05-04").refusal
+    assert refusal is not None and refusal.code is RefusalCode.MISSING_PROVENANCE
+    assert owner(on(store, settings, "2026-05-10")) == "bo"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The billing gateway and the search index changed hands. Bo Lind now owns it.",
+        "The billing gateway changed hands. Bo Lind owns its dashboards.",
+        "The billing gateway changed hands. Does Bo Lind own it now?",
+        "The billing gateway changed hands.\n\n## Notes\n\nBo Lind owns it and the wiki.",
+    ],
+    ids=["two-services", "a-part", "a-question", "not-the-sentence-before"],
+)
+def test_an_unclear_it_names_no_owner(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    load(store, settings, tmp_path, text)
+    assert owner(on(store, settings, "2026-05-10")) != "bo"
