@@ -355,7 +355,21 @@ def effective_time(
             f"the {'quote' if found else 'record'} says it takes effect {later}, which is "
             "not one day; the record has no effective_at to tell when"
         )
+    week = _THIS_WEEK.search(rest)
+    if week and not _told_done(rest) and not _of_another_clause(rest, week):
+        written = at.astimezone(qtime.zone(tz)).date()
+        monday = written + timedelta(days=7 - written.weekday())
+        return Unsure(  # "handing it over to Tomas this week", written on Monday
+            start_of_day(monday, tz),
+            at,
+            'the record tells the change as coming "this week" without its day: who owns it '
+            "until that week ends cannot be read; the record has no effective_at to tell when",
+        )
     return _since(at, tz, maybe, rest, sentence)
+
+
+# A change to come "this week" (not "earlier this week", done; "later this week" is _LATER).
+_THIS_WEEK = re.compile(r"(?<!earlier\s)(?<!later\s)\bthis\s+week\b", re.I)
 
 
 def _told_done(rest: str) -> bool:

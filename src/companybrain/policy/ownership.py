@@ -259,14 +259,15 @@ def unreadable_time(deciding: Sequence[Evidence]) -> str | None:
 def _yields(unclear: Evidence, top: Evidence) -> bool:
     """Does a claim whose time cannot be read give way to `top`: lower authority, or the
     same and `top` from a record written after it, taking effect after it was written, or
-    from its own record, once written, when it stands for the days before ("Bo took over
-    last week": who owned it then cannot be read, Bo from the record's time on)?"""
+    from its own record, when it stands for the days before `top`'s ("Bo took over last
+    week": who owned it then cannot be read, Bo from the record's time on; "handing it over
+    to Tomas this week": who owns it until the week ends cannot be read, Tomas from then)?"""
     if _authority(unclear) != _authority(top):
         return _authority(unclear) < _authority(top)
     written = unclear.at_ms if unclear.at_ms is not None else -1
     if top.record is not None and top.record == unclear.record:
         since = unclear.effective_ms if unclear.effective_ms is not None else written
-        return since < written <= (top.effective_ms or -1)
+        return since <= written and since < (top.effective_ms or -1)
     return (top.at_ms or -1) > written and (top.effective_ms or -1) > written
 
 
