@@ -319,7 +319,14 @@ def effective_time(
             f"the record names {_said(unsure[0])}, and does not say whether the quote takes "
             "effect then; the record has no effective_at to tell when it does"
         )
-    found = next((m for m in _LATER.finditer(rest) if not _of_another_clause(rest, m)), None)
+    found = next(
+        (
+            m
+            for m in _LATER.finditer(rest)
+            if not _of_another_clause(rest, m) and not _month_begun(rest, m, at, tz)
+        ),
+        None,
+    )
     if found is None:
         found = next((m for m, _ in periods), None)
     later = f'"{" ".join(found.group(0).split())}"' if found else vague
@@ -370,6 +377,22 @@ def effective_time(
 
 # A change to come "this week" (not "earlier this week", done; "later this week" is _LATER).
 _THIS_WEEK = re.compile(r"(?<!earlier\s)(?<!later\s)\bthis\s+week\b", re.I)
+
+
+def _month_begun(rest: str, later: re.Match[str], at: datetime, tz: str) -> bool:
+    """Is the start `later` a month begun by the day `at` is in ("from April", written 10
+    May: this April, as a day without its year is one of the three months before), so a
+    stretch already past, not one to come?"""
+    period = next((p for p in _PERIOD.finditer(rest) if p.start() == later.start()), None)
+    months = _months(period) if period is not None and period["month"] else None
+    if months is None:
+        return False
+    written = at.astimezone(qtime.zone(tz)).date()
+    year, first, _ = months
+    begun = date(year or written.year, first, 1)
+    if year is not None:
+        return begun <= written
+    return begun <= written and (written - begun).days <= _LATELY_DAYS
 
 
 def _told_done(rest: str) -> bool:
