@@ -30,7 +30,8 @@ _AUX = (
     r"|officially|jointly|also|effectively|already) )*"
 )
 _ROLE = (
-    r"(?:(?:new|current|sole|primary|main) )?(?:owner|owners|point of contact|review contact"
+    r"(?:(?:new|current|sole|primary|main|acting|interim|co) )?(?:owner|owners|point of contact"
+    r"|review contact"
     r"|contact person|poc)"
 )
 _IS = r"(?:is|are|will be|is now|becomes|became|has become|have become|remains|stays)"
@@ -52,13 +53,16 @@ _CURRENT = [
     # "Bo Lind, not Kofi Mensah, owns the billing gateway"
     rf"{_PL} (?:(?:and |but )?not <p:{_ID}> )?(?:(?:(?!<)\S+ ){{1,8}}?and )?(?:who )?{_ADV}"
     rf"(?:(?:will|shall) {_ADV})?"
-    rf"(?:owns|own|has owned|have owned|{_TAKE_OVER}(?: as {_ART}{_ROLE} (?:of|for))?) {_ART}{_SL}",
+    rf"(?:(?:co )?owns|(?:co )?own|has owned|have owned"
+    rf"|{_TAKE_OVER}(?: as {_ART}{_ROLE} (?:of|for))?) {_ART}{_SL}",
     # "Bo Lind took the billing gateway over" (and "took it over", read for its service)
     rf"{_PL} {_ADV}(?:takes|take|took|has taken|have taken|is taking|will take) {_ART}{_SL} over",
+    # "Bo Lind co-owns the billing gateway with Cy Park": both ("oldspan" names more people)
+    rf"{_PL} {_ADV}co owns? {_ART}{_SL} with (?P<oldspan><p:{_ID}>)",
     # "Zofia is the point of contact for risk scoring", "Kofi as owner of the gateway"
     rf"{_P} (?:{_ADV}{_IS} {_ADV}|as ){_ART}{_ROLE} (?:of|for) {_ART}{_SL}",
     # "BILLING-GW is owned by aria", "has been owned by Elif since March", "taken over by"
-    rf"{_SL} {_AUX}(?:owned|taken over) by {_ADV}{_P}",
+    rf"{_SL} {_AUX}(?:owned|co owned|jointly owned|taken over) by {_ADV}{_PL}",
     # "Ben is the billing gateway owner"
     rf"{_P} {_ADV}{_IS} {_ADV}{_ART}{_SL} {_ROLE}",
     # "The point of contact for risk scoring is Zofia Kowalska"

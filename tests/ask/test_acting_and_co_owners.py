@@ -1,0 +1,64 @@
+"""A change control written 10 May saying "Bo Lind is the acting owner of the billing
+gateway." (or "interim owner", "co-owned by Bo Lind and Cy Park", "Bo Lind co-owns the
+billing gateway with Cy Park") gave no claim, so the directory's Kofi answered for good,
+citing the directory. An acting or interim owner is who owns it now; co-owners are owners,
+and two of them from one record refuse CONFLICT showing both, as "Bo and Cy own it" does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from companybrain.model.answer import Answer, RefusalCode
+from tests.ask.test_unclear_time import DIRECTORY, TEAM_ORG, change
+from tests.ingest.corpus_builder import write_corpus
+
+NOW = "2026-07-01T00:00:00Z"
+WRITTEN = "2026-05-10T09:00:00Z"
+
+
+def load(store: Store, settings: Settings, tmp_path: Path, text: str) -> None:
+    files = {"dir.md": DIRECTORY, "cc.md": change(text, at=WRITTEN)}
+    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
+
+
+def on(store: Store, settings: Settings, day: str) -> Answer:
+    return ask(store, settings, f"Who owns the billing gateway on {day}?", now=NOW)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bo Lind is the acting owner of the billing gateway.",
+        "Bo Lind is the interim owner of the billing gateway.",
+    ],
+)
+def test_an_acting_owner_is_the_owner(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    load(store, settings, tmp_path, text)
+    answer = on(store, settings, "2026-05-10")
+    assert answer.result == {"owner": {"id": "bo", "name": "Bo Lind"}}
+    assert [c.record for c in answer.citations] == ["CC-7"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The billing gateway is co-owned by Bo Lind and Cy Park.",
+        "Bo Lind co-owns the billing gateway with Cy Park.",
+    ],
+)
+def test_co_owners_refuse_conflict_citing_both(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    load(store, settings, tmp_path, text)
+    answer = on(store, settings, "2026-05-10")
+    assert answer.refusal is not None and answer.refusal.code is RefusalCode.CONFLICT
+    assert {c.record for c in answer.citations} == {"CC-7"}
+    assert answer.result is None
