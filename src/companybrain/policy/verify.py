@@ -482,6 +482,8 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: boo
         standing = wording.standing(template(injection.shown_text(sentence), org), person.id)
     if field and field_role == "owner":  # "Owner: unassigned (ask Kofi)", "Owner: Kofi?"
         standing = standing or wording.cell_standing(template(field[1], org), person.id)
+    if not standing and _answered_no(sentence or fact.quote, record):
+        standing = NOT_ASSERTED, 'in a question the record answers "no" to'
     if standing:
         check, as_what = standing
         raise Refused(check, f"the quote names {person.name} {as_what}, not as the owner")
@@ -574,6 +576,26 @@ def _starts_a_line(quote: str, record: Record) -> bool:
     return any(
         normalise(line).lstrip("*_>-` ").startswith(wanted) for line in record.text.splitlines()
     )
+
+
+def _answered_no(sentence: str, record: Record) -> bool:
+    """Is `sentence` a question ("Bo owns the billing gateway?") that the record answers
+    "no" to right after it ("No, Kofi still does.")? Worded as a statement, such a question
+    otherwise still says what it asks."""
+    asked = normalise(sentence)
+    if not asked.endswith("?"):
+        return False
+    text = _normalised(record.text)
+    at = text.find(asked)
+    while at != -1:
+        if _NO.match(text, at + len(asked)):
+            return True
+        at = text.find(asked, at + 1)
+    return False
+
+
+# Right after a question, an answer saying it is not so.
+_NO = re.compile(r"[\s\"'*_>-]*(?:no|nope|nah|wrong|incorrect)\b")
 
 
 def _sentence_around(quote: str, record: Record) -> str | None:
