@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 from companybrain.graph.ident import digest_id, storable_id
 from companybrain.repo import dates
 from companybrain.repo.decision_files import LOG_NAMES
-from companybrain.repo.markdown import Heading, front_matter, headings, last_content_line
+from companybrain.repo.markdown import (
+    Heading,
+    front_matter,
+    headings,
+    last_content_line,
+    read_front_matter,
+)
 
 KNOWN_STATUS = (
     "accepted", "proposed", "rejected", "deprecated", "superseded", "draft", "approved",
@@ -64,6 +70,11 @@ class DecisionEntry:
     format: str = "log"
     supersedes: tuple[Ref, ...] = field(default_factory=tuple)
     superseded_by: tuple[Ref, ...] = field(default_factory=tuple)
+    # what could not be read as written ("PATH line N: why"), for the ingest to report
+    problems: tuple[str, ...] = ()
+
+
+UNKNOWN = "unknown"  # a status the file gives in a form no one status can be read from
 
 
 def _status_word(value: str) -> str | None:
@@ -168,7 +179,8 @@ def _format_of(lines: list[str], fm: dict[str, object], path: str) -> str:
 def parse_adr(path: str, text: str) -> DecisionEntry | None:
     """One ADR file. None when it holds no title and no text."""
     lines = text.splitlines()
-    fm, body_start = front_matter(lines)
+    read = read_front_matter(lines)
+    fm, body_start = read.data, read.end
     hs = headings(lines, body_start)
     if not any(line.strip() for line in lines[body_start:]) and not fm:
         return None
@@ -188,8 +200,25 @@ def parse_adr(path: str, text: str) -> DecisionEntry | None:
     last = last_content_line(lines, first, len(lines))
     subs = [h for h in hs if h is not title_h]
     fields = _read_fields(lines, first, last, subs)
-    fm_status = fm.get("status")
-    status = _status_word(str(fm_status)) if fm_status else fields.status
+    problems: list[str] = []
+    fm_status: object = fm.get("status")
+    if isinstance(fm_status, list) and len(fm_status) == 1:
+        fm_status = fm_status[0]  # `status: [accepted]`: one status, written as a list
+    if read.problem:  # its lines still say what they say: a status line is read alone
+        fm_status = _loose_status(lines, read.end)
+        said = f"its status line reads {fm_status}" if fm_status else "it gives no status"
+        problems.append(f"{path} {read.problem}: {said}")
+    if fm_status is None or fm_status == "":
+        status = fields.status
+    elif isinstance(fm_status, str):
+        status = _status_word(fm_status)
+    else:  # a number, a date, a mapping, several: which status the file means is unknown
+        status = UNKNOWN
+        at = _key_line(lines, "status", body_start)
+        problems.append(
+            f"{path} line {at}: “{lines[at - 1].strip()}” is not one status word, so its "
+            "status is unknown (write it as `status: accepted`)"
+        )
     fm_date = fm.get("date")
     date = (
         dates.find_date(str(fm_date))
@@ -218,7 +247,27 @@ def parse_adr(path: str, text: str) -> DecisionEntry | None:
         format=_format_of(lines, fm, path),
         supersedes=tuple(supersedes),
         superseded_by=tuple(superseded_by),
+        problems=tuple(problems),
     )
+
+
+def _loose_status(lines: list[str], end: int) -> str | None:
+    """The status the `status:` lines of front matter that is not YAML give: the value of
+    the one line, or UNKNOWN when several say different things."""
+    said = {
+        m.group("value").strip()
+        for n in range(1, end - 1)
+        if (m := _FIELD.match(lines[n].strip())) and m.group("key").lower() == "status"
+    }
+    words = {_status_word(v) for v in said}
+    if len(words) > 1:
+        return UNKNOWN
+    return next(iter(said), None)
+
+
+def _key_line(lines: list[str], key: str, end: int) -> int:
+    """The 1-based line of front matter that holds `key:` (1 when none does)."""
+    return next((n + 1 for n in range(end) if lines[n].lower().startswith(key + ":")), 1)
 
 
 def _front_matter_refs(value: object, key: str, lines: list[str], end: int) -> list[Ref]:
@@ -226,7 +275,7 @@ def _front_matter_refs(value: object, key: str, lines: list[str], end: int) -> l
     if not value:
         return []
     items = value if isinstance(value, list) else [value]
-    line_no = next((n + 1 for n in range(end) if lines[n].lower().startswith(key + ":")), 1)
+    line_no = _key_line(lines, key, end)
     quote = lines[line_no - 1].strip() if lines else key
     return [r for item in items for r in _refs_in(str(item), line_no, quote)]
 

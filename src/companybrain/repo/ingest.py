@@ -40,6 +40,9 @@ class IngestReport:
     unresolved_references: list[str] = field(default_factory=list)
     # Decision entries holding bytes that are not UTF-8: left out, each with its file and line.
     not_utf8_decisions: list[str] = field(default_factory=list)
+    # Decision records read otherwise than written (front matter that is not YAML, a status
+    # that is no word), each with its file and line and what was read.
+    decision_problems: list[str] = field(default_factory=list)
     # Paths no File id can hold (surrounding space, a control character, too long), each
     # with the first commit that names it: their changes are not in the graph.
     skipped_paths: list[dict[str, str]] = field(default_factory=list)
@@ -146,6 +149,7 @@ def ingest_repo(
     report.supersessions = decisions.supersessions
     report.unresolved_references = decisions.unresolved
     report.not_utf8_decisions = decisions.not_utf8
+    report.decision_problems = decisions.problems
     if mode == "rewritten":
         report.swept = repo_write.sweep(store, repo, run)
     report.commits_total = repo_write.count_commits(store, repo)

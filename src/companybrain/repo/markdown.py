@@ -41,18 +41,36 @@ def headings(lines: list[str], start: int = 0) -> list[Heading]:
     return found
 
 
-def front_matter(lines: list[str]) -> tuple[dict[str, Any], int]:
-    """YAML front matter (as a dict) and the number of lines it takes (0 when none)."""
+@dataclass(frozen=True)
+class FrontMatter:
+    data: dict[str, Any]
+    end: int  # the number of lines it takes (0 when none)
+    problem: str | None = None  # "line N: why" when it is there but is not YAML
+    problem_line: int = 0  # 1-based line of the file the problem is on
+
+
+def read_front_matter(lines: list[str]) -> FrontMatter:
+    """YAML front matter, the lines it takes, and, when it does not parse, why and where."""
     if not lines or lines[0].strip() != "---":
-        return {}, 0
+        return FrontMatter({}, 0)
     for i in range(1, min(len(lines), 200)):
         if lines[i].strip() in {"---", "..."}:
             try:
                 data = load_yaml("\n".join(lines[1:i]))  # (aliases refused: no front matter)
-            except YAML_ERRORS:  # malformed front matter is no front matter
-                return {}, i + 1
-            return (data if isinstance(data, dict) else {}), i + 1
-    return {}, 0
+            except YAML_ERRORS as exc:  # malformed front matter is no front matter
+                mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
+                line = mark.line + 2 if mark is not None else 2  # (the text starts on line 2)
+                why = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+                return FrontMatter({}, i + 1, f"line {line}: front matter is not YAML ({why})",
+                                   line)  # fmt: skip
+            return FrontMatter(data if isinstance(data, dict) else {}, i + 1)
+    return FrontMatter({}, 0)
+
+
+def front_matter(lines: list[str]) -> tuple[dict[str, Any], int]:
+    """YAML front matter (as a dict) and the number of lines it takes (0 when none)."""
+    fm = read_front_matter(lines)
+    return fm.data, fm.end
 
 
 def slug(text: str) -> str:

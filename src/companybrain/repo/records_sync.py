@@ -41,6 +41,7 @@ class DecisionPass:
     supersessions: int = 0
     unresolved: list[str] = field(default_factory=list)
     not_utf8: list[str] = field(default_factory=list)  # entries left out, and where
+    problems: list[str] = field(default_factory=list)  # read otherwise than written, and why
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,11 @@ def sync_decisions(
     left: list[tuple[str, str]] = []
     reads = read_decisions(repo_path, head, deleted, left)
     report.not_utf8 = [why for _, why in left]
+    report.problems = [
+        p + ("" if r.present else f" (removed in {(r.removed_in or '')[:12]})")
+        for r in reads
+        for p in r.entry.problems
+    ]
     # read before as it was not (its bytes replaced), or valid before: not what it says now
     repo_write.delete_decisions(store, repo, sorted({did for did, _ in left}))
     known = repo_write.decision_hashes(store, repo)

@@ -37,6 +37,7 @@ EXPERTS_PER_FILE = 3
 # to follow: context for a review, not guidance
 NOT_GUIDANCE = {"disproven", "rejected", "deprecated", "withdrawn", "obsolete", "retired"}
 STALE = {"superseded", "replaced"}  # by a decision the log does not hold, where none does
+UNKNOWN = {"unknown"}  # written in a form no one status is read from (repo/decisions.py)
 
 
 def repository_path(store: Store, given: Path | None = None) -> Path:
@@ -369,11 +370,14 @@ def review(
         status = [(d.get("status") or "").lower() for d in decisions]
         not_guidance = sum(s in NOT_GUIDANCE for s in status)
         stale = sum(s in STALE for s in status)
-        text = f"{len(decisions) - not_guidance - stale} decision(s) to follow"
+        unknown = sum(s in UNKNOWN for s in status)
+        text = f"{len(decisions) - not_guidance - stale - unknown} decision(s) to follow"
         if not_guidance:
             text += f" ({not_guidance} more recorded as disproven or rejected)"
         if stale:
             text += f" ({stale} more whose status says superseded, by none in the log)"
+        if unknown:
+            text += f" ({unknown} more whose status cannot be read: see the ingest's warnings)"
         text += f", {len(superseded)} superseded"
         text += f", {len(warnings)} experiment(s) already tried and disproven (do not retry)"
         removed_warnings = sum(bool(w.get("removed_by_change")) for w in warnings)
