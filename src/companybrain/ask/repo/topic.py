@@ -196,6 +196,27 @@ def term_set(text: str) -> set[str]:
     return {stem(w) for w in words} | {stem(a + b) for a, b in itertools.pairwise(words)}
 
 
+_JOIN_GAP = 4  # letters a stem drops from the first word of a compound ("writ[e]", "log[ging]")
+
+
+def joined(wanted: list[str], found: set[str]) -> list[tuple[str, str]]:
+    """Neighbours in `wanted` (stemmed, in the question's order), neither of them in a
+    text's `term_set` (`found`), that it writes as one word: "write ahead" in a question,
+    "writeahead" in the decision. A stem is the start of its word, so the joined word starts
+    with the first stem and, a few letters later, holds the second. One term, as the
+    hyphenated "write-ahead" is."""
+    out: list[tuple[str, str]] = []
+    for a, b in itertools.pairwise(wanted):
+        if a in found or b in found or (out and out[-1][1] == a):
+            continue
+        if any(
+            w.startswith(a) and w.endswith(b) and 0 <= len(w) - len(a) - len(b) <= _JOIN_GAP
+            for w in found
+        ):
+            out.append((a, b))
+    return out
+
+
 # Words that say how a question asks about a name rather than what about it ("Why is bm25s
 # needed?", "Why was FalkorDB added?", "Why do we even use it?"): not its subject.
 _ASKING_TEXT = """
@@ -217,7 +238,8 @@ def elsewhere(subject: list[str], title: str, text: str) -> bool:
     """A decision holding none of the `subject_terms` of a question uses the names it shares
     with the question for something else ("Use FalkorDB for the board" does not answer "why
     FalkorDB for the exporter")."""
-    return bool(subject) and not set(subject) & (term_set(title) | term_set(text))
+    found = term_set(title) | term_set(text)
+    return bool(subject) and not set(subject) & found and not joined(subject, found)
 
 
 @dataclass(frozen=True)
@@ -232,11 +254,19 @@ def score(query_terms: list[str], title: str, text: str) -> Match:
     if not query_terms:
         return Match(0.0, 0.0, 0)
     in_title, in_text = term_set(title), term_set(text)
-    hits = [t for t in query_terms if t in in_title or t in in_text]
-    total = sum(3.0 if t in in_title else 1.0 for t in hits)
+    both = in_title | in_text
+    pairs = joined(query_terms, both)  # each one term, as a hyphenated compound is
+    hits = [t for t in query_terms if t in both] + [f"{a} {b}" for a, b in pairs]
+    titled = {*in_title, *(f"{a} {b}" for a, b in joined(query_terms, in_title))}
+    total = sum(3.0 if t in titled else 1.0 for t in hits)
     lines = text.splitlines() or [""]
-    best = max(range(len(lines)), key=lambda i: (len(set(query_terms) & term_set(lines[i])), -i))
-    return Match(total, len(hits) / len(query_terms), best)
+
+    def on_line(i: int) -> int:
+        found = term_set(lines[i])
+        return len(set(query_terms) & found) + len(joined(query_terms, found))
+
+    best = max(range(len(lines)), key=lambda i: (on_line(i), -i))
+    return Match(total, len(hits) / (len(query_terms) - len(pairs)), best)
 
 
 def mentions_identifier(text: str, name: str) -> int:
