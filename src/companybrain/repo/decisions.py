@@ -330,14 +330,16 @@ def parse_log(path: str, text: str) -> list[DecisionEntry]:
     level = _entry_level(hs)
     if level is None or _only_a_title(hs, lines):
         return []
-    tops = [h for h in hs if h.level == level]
     seen: dict[str, int] = {}
     out: list[DecisionEntry] = []
-    for h in tops:
-        following = [x for x in hs if x.line > h.line and x.level <= level]
-        end = following[0].line - 1 if following else len(lines)
+    for i, h in enumerate(hs):
+        if h.level != level:
+            continue
+        # the headings below it, up to the next one of its level or above (hs is in order)
+        j = next((k for k in range(i + 1, len(hs)) if hs[k].level <= level), len(hs))
+        end = hs[j].line - 1 if j < len(hs) else len(lines)
         last = last_content_line(lines, h.line, end)
-        subs = [x for x in hs if h.line < x.line <= last]
+        subs = [x for x in hs[i + 1 : j] if x.line <= last]
         fields = _read_fields(lines, h.line + 1, last, subs)
         seen[h.text] = seen.get(h.text, 0) + 1
         heading_id = h.text if seen[h.text] == 1 else f"{h.text} ({seen[h.text]})"
