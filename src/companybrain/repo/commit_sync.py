@@ -50,6 +50,8 @@ class CommitPass:
     commits: int = 0
     versions: dict[str, Version] = field(default_factory=dict)  # instruction id -> first seen
     deleted_decision_files: dict[str, str] = field(default_factory=dict)  # path -> commit
+    # (commit, path): a commit that took lines out of a decision file it kept, oldest first
+    edited_decision_files: list[tuple[str, str]] = field(default_factory=list)
     skipped_paths: dict[str, str] = field(default_factory=dict)  # path -> first commit naming it
 
 
@@ -289,6 +291,8 @@ def _sync(
         for ch in changes:
             if ch.status == "D" and _decision_path(ch.path):
                 out.deleted_decision_files[ch.path] = sha
+            elif ch.status == "M" and ch.removed != 0 and not is_merge and _decision_path(ch.path):
+                out.edited_decision_files.append((sha, ch.path))  # it may have left an entry
             elif ch.status in {"A", "C", "R"}:  # brought back: what follows decides, not that
                 out.deleted_decision_files.pop(ch.path, None)
         if not is_merge:  # a merge repeats its branch's changes: the branch commits count

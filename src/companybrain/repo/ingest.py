@@ -112,6 +112,7 @@ def ingest_repo(
     run = f"{int(time.time() * 1000)}-{head[:12]}"
     report = IngestReport(repo=repo, path=str(top), head=head, mode=mode)
     deleted: dict[str, str] = {}
+    edited: list[tuple[str, str]] = []
     # A first run into a graph without any commit (not one cut short: that left some)
     # creates its commits; any other run merges with what is there. A first run links every
     # decision and dates what merges brought in: git blames the decision files and walks
@@ -138,10 +139,11 @@ def ingest_repo(
                 store, top, repo, run, passed.versions, rewrite_all=mode == "rewritten"
             )
             deleted = passed.deleted_decision_files
+            edited = passed.edited_decision_files
         if progress:
             progress("decisions", 0, None)
         decisions = sync_decisions(
-            store, top, repo, run, head, deleted, ahead, reblame=mode == "rewritten"
+            store, top, repo, run, head, deleted, ahead, reblame=mode == "rewritten", edited=edited
         )
     report.decisions = decisions.present
     report.decisions_removed = decisions.removed

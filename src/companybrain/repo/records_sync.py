@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,10 +69,16 @@ def blame_ahead(pool: Executor, repo_path: Path, head: str) -> Blames:
 
 
 def read_decisions(
-    repo_path: Path, head: str, deleted: dict[str, str], left: list[tuple[str, str]] | None = None
+    repo_path: Path,
+    head: str,
+    deleted: dict[str, str],
+    left: list[tuple[str, str]] | None = None,
+    edited: list[tuple[str, str]] | None = None,
 ) -> list[_Read]:
-    """The decision log at `head`, plus the last version of decision files deleted before;
-    `left` gets each entry left out because it is not UTF-8 text (see parse_blob)."""
+    """The decision log at `head`, plus the last version of decision files deleted before
+    and of entries that `edited` commits (commit, path; oldest first) took out of a file
+    they kept; `left` gets each entry left out because it is not UTF-8 text (see
+    parse_blob)."""
     out: list[_Read] = []
     left = [] if left is None else left
     files = trees.decision_files(repo_path, head)
@@ -95,7 +102,44 @@ def read_decisions(
                 if e.id not in ids:
                     out.append(_Read(e, f"{sha}^", False, sha))
                     ids.add(e.id)
+        taken = _taken_out(blobs, edited or [])
+        out += [_Read(e, f"{sha}^", False, sha) for e, sha in taken.values() if e.id not in ids]
     return out
+
+
+_HEADING_LINE = re.compile(r"^ {0,3}#{1,6}[ \t].*$", re.M)
+
+
+def _taken_out(
+    blobs: BlobReader, edited: list[tuple[str, str]]
+) -> dict[str, tuple[DecisionEntry, str]]:
+    """id -> (entry as it was, commit) of each entry an edit took out of its decision file
+    (its last removal), so that a run reading the whole history and runs reading it a part
+    at a time know the same entries: one whose heading is gone but whose text (below it) is
+    still there under another heading was retitled or renumbered, not taken out. Files are
+    parsed only when a heading line went."""
+    out: dict[str, tuple[DecisionEntry, str]] = {}
+    for sha, path in edited:
+        kind = kind_of(path)
+        before, after = blobs.read(f"{sha}^:{path}"), blobs.read(f"{sha}:{path}")
+        if kind is None or before is None or after is None:
+            continue
+        went = Counter(_HEADING_LINE.findall(before.decode("utf-8", "surrogateescape")))
+        went.subtract(_HEADING_LINE.findall(after.decode("utf-8", "surrogateescape")))
+        if not any(n > 0 for n in went.values()):
+            continue
+        now = parse_blob(path, after, kind)[0]
+        kept_ids = {e.id for e in now}
+        kept_bodies = {_body(e) for e in now}
+        for e in parse_blob(path, before, kind)[0]:
+            if e.id not in kept_ids and not (_body(e) and _body(e) in kept_bodies):
+                out[e.id] = (e, sha)
+    return out
+
+
+def _body(e: DecisionEntry) -> str:
+    """An entry's text below its heading."""
+    return e.text.split("\n", 1)[1].strip() if e.heading is not None and "\n" in e.text else ""
 
 
 def sync_decisions(
@@ -108,13 +152,14 @@ def sync_decisions(
     ahead: Blames | None = None,
     *,
     reblame: bool = False,
+    edited: list[tuple[str, str]] | None = None,
 ) -> DecisionPass:
     """`reblame`: find the commit that recorded every decision again, not only the changed
     ones (the history was rewritten, or a shallow clone deepened: a stored commit may be
     gone, or was only where the history began)."""
     report = DecisionPass()
     left: list[tuple[str, str]] = []
-    reads = read_decisions(repo_path, head, deleted, left)
+    reads = read_decisions(repo_path, head, deleted, left, edited)
     report.not_utf8 = [why for _, why in left]
     report.problems = [
         p + ("" if r.present else f" (removed in {(r.removed_in or '')[:12]})")
@@ -126,6 +171,11 @@ def sync_decisions(
     known = repo_write.decision_hashes(store, repo)
     repo_write.delete_decisions(store, repo, _moved_away(store, reads, known))
     repo_write.delete_decisions(store, repo, _renumbered(store, reads, known))
+    # in the log when last read, and no commit read since took it out: retitled, renumbered
+    read = {r.entry.id for r in reads}
+    repo_write.delete_decisions(
+        store, repo, sorted(g for g, row in known.items() if row.get("present") and g not in read)
+    )
     rows = []
     changed: list[_Read] = []
     for r in reads:

@@ -1,0 +1,118 @@
+"""A decision added and reverted: a repository read commit by commit kept it "(removed)",
+read whole it was never known; a heading retitled between two reads was kept as a removed
+decision beside the retitled one. Read whole or a commit at a time, the graph now holds the
+same decisions and every tool gives the same answer on every path and topic."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from companybrain.ask.repo import history_tools, tools
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.graph.queries import repo_read
+from companybrain.repo.ingest import ingest_repo
+from tests.repo.gitrepo import GitRepo
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+PATHS = ["src/up.py", "src/db.py", "src/web.py", "src/cache.py"]
+TOPICS = ["retry uploads", "batch writes", "cache pages", "use postgres", "web pages"]
+
+
+def _entry(heading: str, body: str) -> str:
+    return f"\n## {heading}\n\nStatus: Accepted\n\n{body}\n"
+
+
+def _history(r: GitRepo) -> list[str]:
+    """Commits: an entry added then reverted, a heading retitled, a repeated heading whose
+    first copy is deleted, an entry moved to another folder's log, an ADR added then
+    deleted, an entry edited."""
+    shas = []
+    for path in PATHS:
+        r.write(path, "x = 1\n")
+    db = _entry("Use Postgres", "src/db.py stores rows in Postgres.")
+    web = _entry("Render web pages", "src/web.py renders pages on the server.")
+    r.write("DECISIONS.md", "# Decisions\n" + db + web)
+    shas.append(r.commit("Start", "2025-01-01T09:00:00Z"))
+    up = _entry("Retry uploads", "src/up.py retries 3 times.")
+    r.write("DECISIONS.md", "# Decisions\n" + db + web + up)
+    shas.append(r.commit("Retry", "2025-01-02T09:00:00Z"))
+    day = "2025-01-03T09:00:00Z"
+    r.git("revert", "--no-edit", shas[-1], env={"GIT_COMMITTER_DATE": day, "GIT_AUTHOR_DATE": day})
+    shas.append(r.head())
+    web2 = _entry("Render web pages on the server", "src/web.py renders pages on the server.")
+    batch = _entry("Batch writes", "src/db.py batches writes.")
+    batch2 = _entry("Batch writes", "src/cache.py batches writes.")
+    r.write("DECISIONS.md", "# Decisions\n" + db + web2 + batch + batch2)
+    shas.append(r.commit("Retitle, batch", "2025-01-04T09:00:00Z"))
+    r.write("DECISIONS.md", "# Decisions\n" + db + web2 + batch2)
+    shas.append(r.commit("Drop the first batch entry", "2025-01-05T09:00:00Z"))
+    cache = _entry("Cache pages", "src/cache.py caches pages.")
+    r.write("DECISIONS.md", "# Decisions\n" + db + web2 + batch2 + cache)
+    shas.append(r.commit("Cache", "2025-01-06T09:00:00Z"))
+    r.write("DECISIONS.md", "# Decisions\n" + db + web2 + batch2)
+    r.write("src/DECISIONS.md", "# Decisions\n" + cache)
+    shas.append(r.commit("Move the cache entry", "2025-01-07T09:00:00Z"))
+    r.write(
+        "docs/adr/0001-cache-in-redis.md",
+        "# 1. Cache in Redis\n\n## Status\n\nAccepted\n\n## Decision\n\nsrc/cache.py uses Redis.\n",
+    )
+    shas.append(r.commit("ADR", "2025-01-08T09:00:00Z"))
+    r.rm("docs/adr/0001-cache-in-redis.md")
+    edited = _entry("Use Postgres", "src/db.py stores rows in Postgres 16.")
+    r.write("DECISIONS.md", "# Decisions\n" + edited + web2 + batch2)
+    shas.append(r.commit("Drop the ADR, pin Postgres", "2025-01-09T09:00:00Z"))
+    return shas
+
+
+@pytest.fixture
+def two(settings: Settings) -> Iterator[tuple[Store, Store]]:
+    stores = (
+        Store(settings, f"t_w_{uuid.uuid4().hex[:8]}"),
+        Store(settings, f"t_s_{uuid.uuid4().hex[:8]}"),
+    )
+    for s in stores:
+        s.ensure_schema()
+    yield stores
+    for s in stores:
+        s.delete_graph()
+        s.close()
+
+
+def _answers(store: Store) -> list[str]:
+    out = []
+    keep = ("id", "title", "status", "date", "present", "removed_in", "commit", "text")
+    for d in repo_read.decisions(store):
+        out.append(json.dumps({k: d.get(k) for k in keep}, sort_keys=True))
+    ids = [d["id"] for d in repo_read.decisions(store)]
+    for subject in PATHS + TOPICS:
+        for tool in (tools.why, tools.what_breaks, tools.disproven, tools.who_knows):
+            out.append(json.dumps(tool(store, subject, now=NOW).to_dict(), sort_keys=True))
+    for did in ids:
+        for tool in (history_tools.trace, history_tools.origin):
+            out.append(json.dumps(tool(store, did, now=NOW).to_dict(), sort_keys=True))
+    return out
+
+
+def test_whole_and_commit_by_commit_give_the_same_answers(
+    two: tuple[Store, Store], tmp_path: Path
+) -> None:
+    whole, steps = two
+    r = GitRepo(tmp_path / "r")
+    shas = _history(r)
+    ingest_repo(whole, r.root, name="r")
+    for sha in shas:
+        ingest_repo(steps, r.root, name="r", rev=sha)
+
+    ids = {d["id"]: d["present"] for d in repo_read.decisions(whole)}
+    assert ids["DECISIONS.md#Retry uploads"] is False  # reverted: known, and removed
+    assert "DECISIONS.md#Render web pages" not in ids  # retitled, not removed
+    assert "DECISIONS.md#Batch writes (2)" not in ids  # moved up, not removed
+    assert ids["DECISIONS.md#Cache pages"] is False and ids["src/DECISIONS.md#Cache pages"]
+    assert _answers(whole) == _answers(steps)
