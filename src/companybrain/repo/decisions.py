@@ -412,7 +412,10 @@ def parse_blob(
 
 
 def parse_file(path: str, text: str, kind: str) -> list[DecisionEntry]:
-    """Entries of one decision file; a DECISIONS/ file with a single section is one ADR."""
+    """Entries of one decision file; a DECISIONS/ file with a single section is one ADR.
+    A byte-order mark (as Windows editors save UTF-8) is no text: before it, the first
+    line's heading or front matter would not be one."""
+    text = text.removeprefix("\ufeff")
     if kind == "adr":
         entry = parse_adr(path, text)
         return [entry] if entry else []
