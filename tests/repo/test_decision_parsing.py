@@ -155,7 +155,7 @@ def test_supersessions_resolve_by_link_number_anchor_and_title() -> None:
 def test_a_reference_that_names_nothing_is_reported_not_guessed() -> None:
     entries = parse_file("docs/adr/0009-y.md", "# 9. Y\n\nSupersedes ADR-0042.\n", "adr")
     found, unresolved = supersessions(entries)
-    assert found == [] and [r.text for r in unresolved] == ["ADR-0042"]
+    assert found == [] and [r.text for _, r in unresolved] == ["ADR-0042"]
 
 
 def test_log_entries_are_named_by_the_code_that_heads_them() -> None:
@@ -167,7 +167,7 @@ def test_log_entries_are_named_by_the_code_that_heads_them() -> None:
     assert [(s.newer, s.older) for s in found] == [
         ("DECISIONS.md#R2 Retire the 7B", "DECISIONS.md#R1 Keep the wrong rule")
     ]
-    assert [r.text for r in unresolved] == ["D1"]  # two entries are D1: no guess
+    assert [r.text for _, r in unresolved] == ["D1"]  # two entries are D1: no guess
 
 
 def test_wrapped_prose_is_not_a_supersession() -> None:

@@ -30,7 +30,8 @@ def test_a_decision_superseded_by_one_the_log_lacks(store: Store, tmp_path: Path
     r.write("src/store/db.py", "def save(x):\n    return [x]\n")
     change = r.commit("Change the store", "2025-03-01T09:00:00Z")
     report = ingest_repo(store, r.root)
-    assert report.unresolved_references == ["Superseded by ADR-9 (line 7)"]
+    # named by its file and line: which of many ADRs says so
+    assert report.unresolved_references == [f"{ADR} line 7: Superseded by ADR-9"]
 
     a = review(store, change, repo=r.root, now=NOW)
     assert [(d["id"], d["status"]) for d in a.result["decisions"]] == [(ADR, "superseded")]

@@ -108,12 +108,14 @@ def resolve(ref: Ref, me: DecisionEntry, index: _Index) -> str | None:
     return None
 
 
-def supersessions(entries: list[DecisionEntry]) -> tuple[list[Supersession], list[Ref]]:
+def supersessions(
+    entries: list[DecisionEntry],
+) -> tuple[list[Supersession], list[tuple[str, Ref]]]:
     """Every supersession the entries state, resolved; and the references that named
-    nothing (reported, never guessed)."""
+    nothing, each with the path of the file that holds it (reported, never guessed)."""
     index = _Index(entries)
     found: dict[tuple[str, str], Supersession] = {}
-    unresolved: list[Ref] = []
+    unresolved: list[tuple[str, Ref]] = []
     for e in entries:
         for ref in e.supersedes:
             target = resolve(ref, e, index)
@@ -121,12 +123,12 @@ def supersessions(entries: list[DecisionEntry]) -> tuple[list[Supersession], lis
                 said = Supersession(e.id, target, ref.quote, e.id, ref.line)
                 found.setdefault((e.id, target), said)
             else:
-                unresolved.append(ref)
+                unresolved.append((e.path, ref))
         for ref in e.superseded_by:
             target = resolve(ref, e, index)
             if target:
                 said = Supersession(target, e.id, ref.quote, e.id, ref.line)
                 found.setdefault((target, e.id), said)
             else:
-                unresolved.append(ref)
+                unresolved.append((e.path, ref))
     return list(found.values()), unresolved

@@ -220,7 +220,7 @@ def sync_decisions(
         ],
     )  # fmt: skip
     report.supersessions = len(found)
-    report.unresolved = [f"{ref.quote} (line {ref.line})" for ref in unresolved]
+    report.unresolved = [f"{path} line {ref.line}: {ref.quote}" for path, ref in unresolved]
     return report
 
 
