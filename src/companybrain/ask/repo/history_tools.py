@@ -4,6 +4,7 @@ plus pure steps, read from history so that a file deleted today still has its pa
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -16,8 +17,9 @@ from companybrain.ask.repo.subjects import (
     resolve_path,
 )
 from companybrain.ask.repo.then import Then
+from companybrain.ask.tools import superseding_cycle
 from companybrain.graph.queries import repo_read
-from companybrain.model.answer import Answer
+from companybrain.model.answer import Answer, Citation, RefusalCode
 from companybrain.policy.time import format_instant
 
 if TYPE_CHECKING:
@@ -104,14 +106,32 @@ def trace(
             f"{row['id']} and {rival}; name the decision",
             now,
         )  # fmt: skip
-    citations = [answers.cite_line(row)]
-    for newer_id, older_id in itertools.pairwise(chain):
-        edge = next((e for e in edges if e["newer"] == newer_id and e["older"] == older_id), None)
-        holder = by_id.get(edge["recorded_in"]) if edge and edge.get("recorded_in") else None
-        if edge and holder and edge.get("line"):
-            citations.append(answers.cite_line(holder, int(edge["line"])))
-        elif edge and edge.get("quote") and holder:
-            citations.append(answers.cite_quote(holder, edge["quote"]))
+
+    def stated(pairs: Iterable[tuple[str, str]]) -> list[Citation]:
+        """The lines that say each of `pairs` (newer, older)."""
+        out = []
+        for newer_id, older_id in pairs:
+            edge = next(
+                (e for e in edges if (e["newer"], e["older"]) == (newer_id, older_id)), None
+            )
+            holder = by_id.get(edge["recorded_in"]) if edge and edge.get("recorded_in") else None
+            if edge and holder and edge.get("line"):
+                out.append(answers.cite_line(holder, int(edge["line"])))
+            elif edge and edge.get("quote") and holder:
+                out.append(answers.cite_quote(holder, edge["quote"]))
+        return out
+
+    if cycle := superseding_cycle(
+        [(e["newer"], e["older"]) for e in edges], _linked(row["id"], edges)
+    ):
+        circle = f"{cycle[0]} supersedes " + ", which supersedes ".join([*cycle[1:], cycle[0]])
+        return Answer.refused(
+            q, RefusalCode.CONFLICT,
+            f"{circle}{on}: the decision log contradicts itself about which decision is newer",
+            tool="trace", subject=_decision_subject(row), as_of=answers.as_of_text(now),
+            citations=stated(zip(cycle, [*cycle[1:], cycle[0]], strict=True)),
+        )  # fmt: skip
+    citations = [answers.cite_line(row), *stated(itertools.pairwise(chain))]
     if len(chain) == 1:
         text = f"Nothing recorded{on} supersedes {row['id']}, and it supersedes nothing."
         if (row.get("status") or "").lower() == "superseded":
@@ -128,6 +148,21 @@ def trace(
          "items": [answers.decision_item(by_id[i]) for i in chain if i in by_id]},
         citations, text,
     )  # fmt: skip
+
+
+def _linked(decision_id: str, edges: list[Row]) -> set[str]:
+    """The decisions joined to `decision_id` by supersessions, either way."""
+    near: dict[str, set[str]] = {}
+    for e in edges:
+        near.setdefault(e["newer"], set()).add(e["older"])
+        near.setdefault(e["older"], set()).add(e["newer"])
+    seen, todo = {decision_id}, [decision_id]
+    while todo:
+        for other in near.get(todo.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
 
 
 # -- origin ------------------------------------------------------------------------------
