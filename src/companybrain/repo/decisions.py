@@ -100,6 +100,7 @@ class _Fields:
     date: str | None = None
     supersedes: list[Ref] = field(default_factory=list)
     superseded_by: list[Ref] = field(default_factory=list)
+    unread_date: tuple[int, str] | None = None  # (line, value) of a date field not read
 
 
 def _read_fields(lines: list[str], first: int, last: int, subs: list[Heading]) -> _Fields:
@@ -122,6 +123,8 @@ def _read_fields(lines: list[str], first: int, last: int, subs: list[Heading]) -
         value = m.group("value").strip() if m else ""
         if key in {"date", "decision date", "decided on"} and out.date is None:
             out.date = dates.find_date(value)
+            if out.date is None and value:
+                out.unread_date = out.unread_date or (n, value)
             continue
         if key == "status" and out.status is None:
             out.status = _status_word(value)
@@ -141,6 +144,8 @@ def _read_fields(lines: list[str], first: int, last: int, subs: list[Heading]) -
                 _add_refs(out, sup.group("dir"), sup.group("rest"), n, quote)
         elif section == "date" and out.date is None:
             out.date = dates.find_date(stripped)
+            if out.date is None:
+                out.unread_date = out.unread_date or (n, stripped)
         elif _SUPERSEDE_START.match(stripped.lstrip("*_")):
             sup = _SUPERSEDE_LINE.match(stripped.lstrip("*_"))
             if sup:
@@ -225,6 +230,9 @@ def parse_adr(path: str, text: str) -> DecisionEntry | None:
         if fm_date
         else fields.date or dates.date_in_filename(name) or dates.find_date(raw_title)
     )
+    if fm_date and not dates.find_date(str(fm_date)):
+        fields.unread_date = (_key_line(lines, "date", body_start), str(fm_date))
+    problems += _unread_date(path, fields, date)
     supersedes = list(fields.supersedes)
     superseded_by = list(fields.superseded_by)
     if isinstance(fm_status, str):
@@ -362,9 +370,20 @@ def parse_log(path: str, text: str) -> list[DecisionEntry]:
                 format="log",
                 supersedes=tuple(fields.supersedes),
                 superseded_by=tuple(fields.superseded_by),
+                problems=tuple(_unread_date(path, fields, dates.find_date(h.text) or fields.date)),
             )
         )
     return out
+
+
+def _unread_date(path: str, fields: _Fields, used: str | None) -> list[str]:
+    """A date field written in a form not read as one day ("03/04/2025": March or April?)."""
+    if fields.unread_date is None:
+        return []
+    line, value = fields.unread_date
+    then = f"its date is {used}" if used else "it is dated by the day its commit landed"
+    return [f"{path} line {line}: date “{value}” is not read as a day (write it as "
+            f"YYYY-MM-DD), so {then}"]  # fmt: skip
 
 
 def _first_words(lines: list[str], heading: int, last: int) -> str:
