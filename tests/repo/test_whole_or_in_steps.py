@@ -116,3 +116,31 @@ def test_whole_and_commit_by_commit_give_the_same_answers(
     assert "DECISIONS.md#Batch writes (2)" not in ids  # moved up, not removed
     assert ids["DECISIONS.md#Cache pages"] is False and ids["src/DECISIONS.md#Cache pages"]
     assert _answers(whole) == _answers(steps)
+
+
+def test_an_entry_taken_out_then_written_again_and_retitled(
+    two: tuple[Store, Store], tmp_path: Path
+) -> None:
+    """Taken out, written again with other text, then retitled: read whole, its first
+    removal was kept as a decision "(removed)" that the reads in steps had replaced."""
+    whole, steps = two
+    r = GitRepo(tmp_path / "r")
+    r.write("src/up.py", "x = 1\n")
+    shas = []
+    for n, log in enumerate(
+        [
+            _entry("Retry uploads", "src/up.py retries 3 times."),
+            "",
+            _entry("Retry uploads", "src/up.py retries 5 times."),
+            _entry("Retry uploads five times", "src/up.py retries 5 times."),
+        ],
+        start=1,
+    ):
+        r.write("DECISIONS.md", "# Decisions\n" + log)
+        shas.append(r.commit(f"c{n}", f"2025-01-0{n}T09:00:00Z"))
+    ingest_repo(whole, r.root, name="r")
+    for sha in shas:
+        ingest_repo(steps, r.root, name="r", rev=sha)
+    ids = [d["id"] for d in repo_read.decisions(whole)]
+    assert ids == ["DECISIONS.md#Retry uploads five times"]
+    assert _answers(whole) == _answers(steps)

@@ -134,6 +134,8 @@ def _taken_out(
         for e in parse_blob(path, before, kind)[0]:
             if e.id not in kept_ids and not (_body(e) and _body(e) in kept_bodies):
                 out[e.id] = (e, sha)
+            else:  # in the log again since an earlier removal: that one is undone
+                out.pop(e.id, None)
     return out
 
 
