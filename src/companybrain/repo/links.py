@@ -108,17 +108,25 @@ def resolve(ref: Ref, me: DecisionEntry, index: _Index) -> str | None:
     return None
 
 
+# statuses of a decision that is not (or not yet) in force: what it says it replaces stays
+NEVER_IN_FORCE = {"rejected", "withdrawn", "proposed", "draft"}
+
+
 def supersessions(
     entries: list[DecisionEntry],
 ) -> tuple[list[Supersession], list[tuple[str, Ref]]]:
     """Every supersession the entries state, resolved; and the references that named
-    nothing, each with the path of the file that holds it (reported, never guessed)."""
+    nothing, each with the path of the file that holds it (reported, never guessed). A
+    decision rejected, withdrawn or only proposed supersedes nothing: "Supersedes ADR-1"
+    in a rejected ADR-3 does not make ADR-1 superseded, nor ADR-3 the one in force."""
     index = _Index(entries)
     found: dict[tuple[str, str], Supersession] = {}
     unresolved: list[tuple[str, Ref]] = []
     for e in entries:
         for ref in e.supersedes:
             target = resolve(ref, e, index)
+            if target and (e.status or "") in NEVER_IN_FORCE:
+                continue
             if target:
                 said = Supersession(e.id, target, ref.quote, e.id, ref.line)
                 found.setdefault((e.id, target), said)
@@ -126,6 +134,8 @@ def supersessions(
                 unresolved.append((e.path, ref))
         for ref in e.superseded_by:
             target = resolve(ref, e, index)
+            if target and (index.by_id[target].status or "") in NEVER_IN_FORCE:
+                continue
             if target:
                 said = Supersession(target, e.id, ref.quote, e.id, ref.line)
                 found.setdefault((target, e.id), said)
