@@ -249,8 +249,8 @@ def unreadable_time(deciding: Sequence[Evidence]) -> str | None:
     if not deciding:
         return None
     said = "; ".join(
-        f"{r.label()} ({r.kind}, authority {r.authority}) says who owns it from a time that "
-        f"cannot be read: {r.time_unclear}"
+        f"{r.label()} ({r.kind}, authority {r.authority}) leaves who owns it unclear: "
+        f"{r.time_unclear}"
         for r in deciding
     )
     return f"{said}. The owner named before it may not be the owner any more"

@@ -91,6 +91,7 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
             seen.add(key)
         except Refused as refusal:
             rejected.append(Rejection(record.id, fact, refusal.check, refusal.reason))
+    unclear += _released(rejected, (*kept, *unlisted, *(r.fact for r in unclear)), org)
     for decision in proposal.decisions:
         try:
             decisions.append(check_decision(decision, record, already=bool(decisions)))
@@ -158,6 +159,37 @@ def _in_effect(
         f'{" ".join(hands[0].split())}" and does not say to whom'
     )
     return replace(fact, effective=when), (replace(fact, effective=ends), why)
+
+
+def _released(rejected: list[Rejection], stated: Iterable[object], org: Org) -> list[Rejection]:
+    """For a service whose owner the record says no longer owns it ("Kofi Mensah no longer
+    owns the billing gateway.") and that it names no other owner of: a statement that the
+    service changed hands to someone it does not name, kept as unclear from the record's
+    time. Refused as a previous owner and nothing else, the directory's Kofi answered on."""
+    named = {f.service for f in stated if isinstance(f, OwnershipFact)}
+    out: list[Rejection] = []
+    for r in rejected:
+        fact = r.fact
+        if (
+            r.check == PREVIOUS_OWNER
+            and isinstance(fact, OwnershipFact)
+            and fact.service not in named
+            and _RELEASED.search(fact.quote)
+        ):
+            named.add(fact.service)
+            who = person.name if (person := org.person(fact.owner)) else fact.owner
+            why = (
+                f'who owns it once it changes hands cannot be read: the record says "'
+                f'{" ".join(fact.quote.split())}" ({who} no longer owns it) and does not say '
+                "who does"
+            )
+            out.append(Rejection(r.record, replace(fact, effective=None), EFFECTIVE_TIME, why))
+    return out
+
+
+# An owner who has let a service go by the time the record is written ("no longer owns it",
+# "used to own it"), not one the record names as a past one only ("owned it in 2024").
+_RELEASED = re.compile(r"\bno longer\b|\bnot\b.{0,40}\bany ?more\b|\bused to\b|\bformerly\b", re.I)
 
 
 def _without_others(sentence: str, fact: OwnershipFact, org: Org) -> str:

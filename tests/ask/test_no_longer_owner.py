@@ -1,0 +1,69 @@
+"""A change control written 10 May saying "Kofi Mensah no longer owns the billing gateway."
+and naming no one who does: the quote was refused as naming a previous owner and nothing
+else was kept, so the directory's Kofi answered for every later day, citing the directory,
+although a record of higher authority says he no longer owns it. It now says the service
+changed hands to someone it does not name: from its day owner_of refuses
+MISSING_PROVENANCE, citing it, naming no one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from companybrain.model.answer import Answer, RefusalCode
+from tests.ask.test_unclear_time import DIRECTORY, TEAM_ORG, change
+from tests.ingest.corpus_builder import write_corpus
+
+NOW = "2026-07-01T00:00:00Z"
+
+
+def answers(store: Store, settings: Settings, tmp_path: Path, text: str) -> list[Answer]:
+    files = {"dir.md": DIRECTORY, "cc.md": change(text, at="2026-05-10T09:00:00Z")}
+    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
+    days = ("2026-05-09", "2026-05-11", "2026-06-30")
+    return [ask(store, settings, f"Who owns the billing gateway on {d}?", now=NOW) for d in days]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kofi Mensah no longer owns the billing gateway.",
+        "Kofi Mensah no longer owns the billing gateway; Cora Ng does.",
+        "Kofi Mensah used to own the billing gateway.",
+    ],
+)
+def test_an_owner_who_no_longer_owns_it_is_not_named_after_the_record(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    before, after, later = answers(store, settings, tmp_path, text)
+    assert before.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+    for answer in (after, later):
+        assert answer.refusal is not None and answer.result is None
+        assert answer.refusal.code is RefusalCode.MISSING_PROVENANCE
+        assert [c.record for c in answer.citations] == ["CC-7"]
+        assert "no longer owns it" in answer.refusal.message
+        assert "CC-7 (change_control, authority 90) leaves who owns it unclear" in (
+            answer.refusal.message
+        )
+
+
+def test_a_new_owner_the_record_names_answers(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    text = "Kofi Mensah no longer owns the billing gateway. Cora Ng owns the billing gateway."
+    _, after, _ = answers(store, settings, tmp_path, text)
+    assert after.result == {"owner": {"id": "cora", "name": "Cora Ng"}}
+
+
+def test_a_past_owner_named_only_as_history_changes_nothing(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    _, after, _ = answers(
+        store, settings, tmp_path, "Kofi Mensah owned the billing gateway in 2024."
+    )
+    assert after.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
