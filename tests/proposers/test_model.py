@@ -433,3 +433,53 @@ def test_a_hand_over_to_someone_unlisted_is_kept_although_the_model_names_no_one
     verified = run(llm, rec)
     assert [(f.service, f.owner) for f in verified.unlisted] == [("billing-gateway", "Zara Quinn")]
     assert verified.ownership == ()
+
+
+def test_a_quote_running_over_two_sentences_is_read_by_the_one_that_states_it(
+    llm: Settings, model_server: ScriptedModelServer
+) -> None:
+    """A quote cut from inside one sentence was read whole, but one running on into the next
+    sentence was read as it stood: "Ben Okafor owns the billing gateway? I doubt" (from "Is
+    it true that ...?") made Ben the owner, cited; and the day of the next sentence, about
+    another service, dated Ben's claim, so Aria answered for the weeks before, citing the
+    directory. Each is now read from the sentence that states it, as the rules quote it."""
+    asked = record(
+        "msg-9", "Is it true that Ben Okafor owns the billing gateway? I doubt it.", "ticket"
+    )
+    supposed = record("msg-10", "If Ben Okafor owns the billing gateway. Then fine.", "ticket")
+    dated = record(
+        "CC-1032",
+        "Ben Okafor takes over the billing gateway. Cora Lind takes over the search index on "
+        "1 December 2026.",
+        "change_control",
+    )
+    model_server.play(
+        facts([{"service": "billing-gateway", "owner": "ben",
+                "quote": "Ben Okafor owns the billing gateway? I doubt"}]),
+        facts([{"service": "billing-gateway", "owner": "ben",
+                "quote": "Ben Okafor owns the billing gateway. Then fine."}]),
+        facts([{"service": "billing-gateway", "owner": "ben", "quote": dated.text}]),
+    )  # fmt: skip
+    for rec in (asked, supposed):
+        verified = run(llm, rec)
+        assert verified.ownership == ()
+        assert checks(verified) == ["not_asserted"]
+        assert checks(verify(rules.propose(rec, ORG), rec, ORG)) == ["not_asserted"]
+    by_model = run(llm, dated)
+    by_rules = verify(rules.propose(dated, ORG), dated, ORG)
+    assert [(f.owner, f.effective) for f in by_model.ownership] == [("ben", dated.at)]
+    assert [(f.owner, f.effective) for f in by_rules.ownership if f.owner == "ben"] == [
+        ("ben", dated.at)
+    ]
+    new_hire = record(
+        "CC-1033",
+        "Aria Novak hands the billing gateway to Zara Quinn. Cora Lind takes over the search "
+        "index on 1 December 2026.",
+        "change_control",
+    )
+    model_server.play(
+        facts([{"service": "billing-gateway", "owner": "Zara Quinn", "quote": new_hire.text}])
+    )
+    assert [(f.owner, f.effective) for f in run(llm, new_hire).unlisted] == [
+        ("Zara Quinn", new_hire.at)
+    ]

@@ -118,7 +118,8 @@ def _in_effect(
     A change told as done on a day the record does not give ("took over last week"): `fact`
     from the record's time, and before it, back to the first day the change may have come
     on, a claim whose owner cannot be read."""
-    sentence = (_sentence_around(fact.quote, record) if parts else None) or fact.quote
+    stated = _stating_sentence(fact.quote, fact.owner, fact.service, record, org) if parts else None
+    sentence = stated or fact.quote
     row = _table_row(fact.quote, record)
     around = _said_around(
         fact, sentence, record, org, tells=" ".join(row[0].header) + sentence if row else sentence
@@ -509,7 +510,11 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: boo
             NO_OWNERSHIP_STATEMENT, f"the line names someone else than {person.name} as owner"
         )
     standing = wording.standing(quote, person.id)
-    sentence = None if standing or field_role or not parts else _sentence_around(fact.quote, record)
+    sentence = (
+        None
+        if standing or field_role or not parts
+        else _stating_sentence(fact.quote, person.id, service.id, record, org)
+    )
     if sentence is not None:  # "Bo owns X" cut from "Is it true that Bo owns X?"
         standing = wording.standing(template(injection.shown_text(sentence), org), person.id)
     if field and field_role == "owner":  # "Owner: unassigned (ask Kofi)", "Owner: Kofi?"
@@ -640,6 +645,26 @@ def _sentence_around(quote: str, record: Record) -> str | None:
     for sentence in _sentences(record.text):
         if wanted in sentence[0]:
             return sentence[1] if sentence[0] != wanted else None
+    return None
+
+
+def _stating_sentence(
+    quote: str, person: str, service: str, record: Record, org: Org
+) -> str | None:
+    """The sentence of `record` in which `quote` names `person` as owner of `service`, read
+    whole, as the rules quote it: the one around the quote, or, for a quote running over
+    several sentences ("Bo owns X? I doubt" cut from "Is it true that Bo owns X? I doubt
+    it."), around the one of its sentences that names both with ownership wording; whether
+    it asserts it, and when it takes effect, is read from that sentence alone. None when
+    the quote is one whole sentence, or none of its sentences states it."""
+    around = _sentence_around(quote, record)
+    if around is not None or len(pieces := segments.sentences(quote)) < 2:
+        return around
+    if org.person(person) is None and unknown_owner.unknown(person, org):  # a name
+        org, person = unknown_owner.stand_in_org(org, person), unknown_owner.STAND_IN
+    for piece in pieces:
+        if _ownership_sentence(piece, person, service, org):
+            return _sentence_around(piece, record) or piece
     return None
 
 
