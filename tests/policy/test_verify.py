@@ -602,12 +602,13 @@ ADR = record(
 
 
 def test_a_decision_from_an_adr_is_kept_with_the_record_title() -> None:
+    """... and as its whole sentence, as the rules quote it."""
     proposal = Proposal(
         "ADR-12", decisions=(DecisionFact("ADR-12", "Outbox!", "use a transactional outbox"),)
     )
     verified = verify(proposal, ADR, ORG)
     assert [(d.title, d.quote) for d in verified.decisions] == [
-        ("Publish through an outbox", "use a transactional outbox")
+        ("Publish through an outbox", "Use a transactional outbox.")
     ]
 
 

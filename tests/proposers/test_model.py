@@ -171,6 +171,43 @@ def test_an_adr_decision_is_kept(llm: Settings, model_server: ScriptedModelServe
     assert verified.rejected == ()
 
 
+def test_a_decision_is_the_whole_sentence_of_the_decision_section(
+    llm: Settings, model_server: ScriptedModelServer
+) -> None:
+    """An ADR's decision is cited as what was decided. The model's "we will use Kafka for
+    events", from the options the ADR rejected, was kept as its decision; so were "use
+    Kafka until the audit closes" cut from "We will not use Kafka until the audit closes."
+    and "We will use Kafka" cut from "... only if the outbox pilot fails.". The rules read
+    the Decision section's whole sentence, and so does the check now."""
+    weighed = record(
+        "ADR-10",
+        "## Options\n\n- We will use Kafka for events.\n- An outbox table.\n\n"
+        "## Decision\n\nWe will write events to an outbox table.\n",
+        "adr",
+        title="Events",
+    )
+    denied = record(
+        "ADR-11", "## Decision\n\nWe will not use Kafka until the audit closes.\n", "adr"
+    )
+    conditional = record(
+        "ADR-12", "## Decision\n\nWe will use Kafka only if the outbox pilot fails.\n", "adr"
+    )
+    model_server.play(
+        facts([], [{"title": "Kafka", "quote": "We will use Kafka for events."}]),
+        facts([], [{"title": "Kafka", "quote": "use Kafka until the audit closes"}]),
+        facts([], [{"title": "Kafka", "quote": "We will use Kafka"}]),
+    )
+    verified = run(llm, weighed)
+    assert verified.decisions == ()
+    assert [(r.check, r.reason) for r in verified.rejected] == [
+        ("not_a_decision", "the quote is not in the record's Decision section, which states it")
+    ]
+    for rec in (denied, conditional):
+        whole = rec.text.split("\n\n")[1].strip()
+        assert [d.quote for d in run(llm, rec).decisions] == [whole]
+        assert [d.quote for d in verify(rules.propose(rec, ORG), rec, ORG).decisions] == [whole]
+
+
 def test_a_prompt_injection_yields_nothing_and_the_record_is_sent_as_data(
     llm: Settings, model_server: ScriptedModelServer
 ) -> None:

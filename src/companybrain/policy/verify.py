@@ -533,7 +533,11 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: boo
 
 
 def check_decision(fact: DecisionFact, record: Record, *, already: bool = False) -> DecisionFact:
-    """The decision to keep (titled as the record is), or raise Refused."""
+    """The decision to keep (titled as the record is), or raise Refused. A quote cut from a
+    sentence is kept as the whole sentence, which is what is checked and shown: "use Kafka
+    until the audit closes" cut from "We will not use Kafka until the audit closes." is
+    not the decision. A record with a Decision section states its decision there, not in
+    the options it weighed ("Option 1: we will use Kafka.")."""
     _well_formed(fact, ("record", "title", "quote"))
     if fact.record != record.id:
         raise Refused(WRONG_RECORD, f"the fact names record {fact.record!r}, not {record.id!r}")
@@ -543,16 +547,20 @@ def check_decision(fact: DecisionFact, record: Record, *, already: bool = False)
             f"only an adr record can state a decision; {record.id} is a {record.kind} record",
         )
     _quote_in_record(fact.quote, record)
+    quote = _sentence_around(fact.quote, record) or fact.quote
     decision_section = segments.section_text(record.text, "decision")
-    in_section = decision_section is not None and quote_in(fact.quote, decision_section)
-    if not in_section and not wording.DECISION_WORDING.search(_folded(fact.quote)):
+    if decision_section is not None and not quote_in(quote, decision_section):
+        raise Refused(
+            NOT_A_DECISION, "the quote is not in the record's Decision section, which states it"
+        )
+    if decision_section is None and not wording.DECISION_WORDING.search(_folded(quote)):
         raise Refused(
             NOT_A_DECISION,
             "the quote is neither in the record's Decision section nor worded as a decision",
         )
     if already:
         raise Refused(DUPLICATE, "a decision was already kept from this record")
-    return DecisionFact(record.id, record.title or fact.title, fact.quote)
+    return DecisionFact(record.id, record.title or fact.title, quote)
 
 
 def _well_formed(fact: object, fields: Iterable[str]) -> None:
