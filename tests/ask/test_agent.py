@@ -338,6 +338,32 @@ def test_a_month_or_weekday_the_evidence_lacks_is_withheld(
     assert (out.status, out.text_by, out.reason) == ("withheld", "template", reason)
 
 
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "Kofi Mensah has owned the billing gateway since 10 October 2026 [CC-1047].",
+        "Kofi Mensah has owned the billing gateway since October 11th [CC-1047].",
+    ],
+)
+def test_a_day_of_the_month_the_evidence_lacks_is_withheld(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer, prose: str
+) -> None:
+    """CC-1047 took effect on 2026-10-14 at 11:00: "since 10 October 2026" passed every
+    check, 10 being its month (and 11 its hour), and was shown as a checked answer dating
+    Kofi's ownership four days early."""
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(prose))
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    said = prose.split("since ")[1].split(" [")[0]
+    assert (out.status, out.text_by, out.reason) == (
+        "withheld",
+        "template",
+        f'the date "{said}" does not appear in the evidence of [CC-1047]',
+    )
+    assert prose not in out.text
+
+
 def test_a_month_or_weekday_the_evidence_gives_as_a_date_may_be_written(
     demo: Store, model_settings: Settings, model_server: ScriptedModelServer
 ) -> None:

@@ -162,6 +162,10 @@ def test_a_figure_the_evidence_does_not_have_is_discarded() -> None:
     assert check_explanation(wrong, facts) == (
         "it gives the figure 15, which the evidence does not have"
     )
+    early = "Kofi Mensah owns the Billing Gateway since 10 October 2026, per CC-1047."
+    assert check_explanation(early, facts) == (  # 10 is the month of 2026-10-14
+        "it gives the date '10 October 2026', which the evidence does not have"
+    )
     right = (
         "Kofi Mensah owns the Billing Gateway since 14 October 2026 at 11:00 UTC, per "
         "CC-1047, a change control of authority 90."

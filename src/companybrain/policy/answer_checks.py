@@ -34,6 +34,8 @@ from companybrain.policy.explanation import (
     Named,
     approval_claim,
     date_word_in,
+    day_in,
+    days_written,
 )
 from companybrain.policy.injection import disguised_word
 from companybrain.policy.text import fold_name, names_in, normalise, quote_in
@@ -277,6 +279,22 @@ def check_answer(
         elif cite.ids and not any(date_word_in(m.group(0), evidence[i].text) for i in cite.ids):
             failures.append(
                 f'the date "{m.group(0)}" does not appear in the evidence of [{cite.raw}]'
+            )
+
+    # A day of a month by name ("10 October") must be a day the evidence gives: its figure
+    # and month pass beside 2026-10-14, 10 being its month. (A month the evidence lacks
+    # has failed above.)
+    for day in days_written(masked):
+        sentence = next(((a, b) for a, b in sentences if a <= day.start < b), (0, len(text)))
+        cite = _nearest(cites, day.start, day.start + len(day.said), sentence)
+        if cite is None or not cite.ids:
+            continue  # failed above, as its figure
+        given = [evidence[i].text for i in cite.ids]
+        if any(date_word_in(day.month_name, t) for t in given) and not any(
+            day_in(day, t) for t in given
+        ):
+            failures.append(
+                f'the date "{day.said}" does not appear in the evidence of [{cite.raw}]'
             )
 
     abstained = False

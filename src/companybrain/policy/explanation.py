@@ -224,12 +224,66 @@ def date_word_in(word: str, evidence_text: str) -> bool:
 
 def gives_a_date_not_in_evidence(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
     """A month or weekday by name must be one the evidence gives: "since 14 March 2026"
-    passes the figure check beside the record of 14 October 2026."""
+    passes the figure check beside the record of 14 October 2026. So must a day of a
+    month: "since 10 October 2026" passes both beside 2026-10-14 (10 is its month)."""
     evidence = "\n".join((*facts.vocabulary, *facts.quotes))
     for m in DATE_WORD.finditer(assertions):
         if not date_word_in(m.group(0), evidence):
             return f"it gives the date {m.group(0)!r}, which the evidence does not have"
+    for day in days_written(assertions):
+        if not day_in(day, evidence):
+            return f"it gives the date {day.said!r}, which the evidence does not have"
     return None
+
+
+@dataclass(frozen=True)
+class WrittenDay:
+    """A day of a month as prose writes it ("14 October", "Oct. 14th, 2026")."""
+
+    said: str
+    start: int
+    month: int
+    day: int
+    year: int | None
+
+    @property
+    def month_name(self) -> str:
+        return _MONTHS[self.month - 1]
+
+
+_MONTH_NAME = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November"
+    r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b\.?"
+)
+_DAY_OF_MONTH = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_NAME})(?:,?\s+(\d{{4}})\b)?"
+    rf"|\b({_MONTH_NAME})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(\d{{4}})\b)?"
+)
+
+
+def days_written(text: str) -> list[WrittenDay]:
+    """Every day of a month `text` writes out with the month's name."""
+    out = []
+    for m in _DAY_OF_MONTH.finditer(text):
+        day, name, year = (m.group(1), m.group(2), m.group(3))
+        if day is None:
+            day, name, year = (m.group(5), m.group(4), m.group(6))
+        month = next(i for i, n in enumerate(_MONTHS, 1) if n.startswith(name.rstrip(".").lower()))
+        said = " ".join(m.group(0).split()).rstrip(".")
+        out.append(WrittenDay(said, m.start(), month, int(day), int(year) if year else None))
+    return out
+
+
+def day_in(day: WrittenDay, evidence_text: str) -> bool:
+    """Does the evidence give that day of that month (and year, if written), as a date of
+    its own (2026-10-14) or written out ("14 October 2026")?"""
+    given: list[tuple[int | None, int, int]]
+    given = [(int(y), int(mo), int(d)) for y, mo, d in _ISO_DAY.findall(evidence_text)]
+    given += [(w.year, w.month, w.day) for w in days_written(evidence_text)]
+    return any(
+        (mo, d) == (day.month, day.day) and (day.year is None or y in (None, day.year))
+        for y, mo, d in given
+    )
 
 
 # Said of the answer's owner, these deny it (folded text: "doesn't" reads "doesn t").
