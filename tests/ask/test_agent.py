@@ -257,6 +257,21 @@ def test_the_agent_answers_from_the_real_tools(
         "Ownership of the billing gateway is still with Ines Halvorsen [CC-1047].",
         "The billing gateway's owner remains Ines [CC-1047].",
         "Ines continues to own the billing gateway [CC-1047].",
+        # and more, which were shown as checked answers
+        "Ines Halvorsen is the billing gateway owner [CC-1047].",
+        "Ines Halvorsen is its owner [CC-1047].",
+        "The billing gateway went back to Ines [CC-1047].",
+        "The billing gateway transfers to Ines Halvorsen [CC-1047].",
+        "Kofi handed the billing gateway to Ines [CC-1047].",
+        "Ines Halvorsen took over the billing gateway [CC-1047].",
+        "Owner: Ines Halvorsen [CC-1047].",
+        "Ines Halvorsen (owner) [CC-1047].",
+        "The billing gateway stayed with Ines Halvorsen [CC-1047].",
+        "Ines runs the billing gateway [CC-1047].",
+        "Ines has BGW again [CC-1047].",
+        "The billing gateway is Ines's [CC-1047].",
+        'CC-1047 says "Ines keeps the billing gateway" [CC-1047].',
+        "Ask Ines Halvorsen about the billing gateway; she owns it [CC-1047].",
     ],
 )
 def test_an_owner_the_tools_did_not_give_is_withheld_even_with_a_real_citation(
@@ -269,6 +284,27 @@ def test_an_owner_the_tools_did_not_give_is_withheld_even_with_a_real_citation(
     assert out.status == "withheld" and out.text_by == "template"
     assert "no owner_of answer of this run names as the owner" in (out.reason or "")
     assert prose not in out.text and "CC-1047" in out.text
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "The billing gateway moved from Ines Halvorsen to Kofi Mensah [CC-1047].",
+        "Kofi Mensah took over the billing gateway from Ines Halvorsen [CC-1047].",
+        "Owner: Kofi Mensah [CC-1047]. Ines Halvorsen is the previous owner [CC-1047].",
+        "Ask Kofi Mensah about the billing gateway; he owns it [CC-1047].",
+        "Kofi Mensah runs the billing gateway [CC-1047]; Ines is not the owner any more.",
+        "Ines Halvorsen moved to the ledger; Kofi Mensah owns the billing gateway [CC-1047].",
+    ],
+)
+def test_the_owner_the_tools_gave_may_be_named_in_these_ways(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer, prose: str
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(prose))
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    assert (out.status, out.text, out.reason) == ("answered", prose, None)
 
 
 @pytest.mark.parametrize(

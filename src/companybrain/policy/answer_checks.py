@@ -568,6 +568,36 @@ _OWNER_CLAIMS += (
     re.compile(r"(?i:\b(?:owned|co-?owned)\s+(?:jointly\s+|together\s+)?by\s+)" + _JOINT),
     re.compile(r"(?i:\b(?:co-?)?owns?\b[^.;\n]{0,80}?\b(?:together\s+)?with\s+)" + _NAME),
 )
+# Said of a person only (a name the graph knows, or two words of one), as these also read
+# "moved to Tuesday" or "stays with Kafka": "the billing gateway went back to Ines",
+# "handed the gateway to Ines", "Ines took over", "Owner: Ines", "Ines (owner)", "stays
+# with Ines", "Ines is the billing gateway owner" (not "the previous owner").
+_PERSON_OWNER_CLAIMS = (
+    re.compile(
+        r"(?i:\b(?:transfer(?:s|red)?|mov(?:es|ed)|went|goes|pass(?:es|ed)|hand(?:s|ed)"
+        r"|reassign(?:s|ed)|given|back)\s+(?:[\w'’-]+\s+){0,5}?to\s+)" + _NAME
+    ),
+    re.compile(
+        _NAME + r"\s+(?i:(?:(?:has|had|then|later|now)\s+)?(?:took|takes|taken|take"
+        r"|is\s+taking)\s+over)\b"
+    ),
+    re.compile(r"(?i:\bowners?\s*[:=]\s*)" + _NAME),
+    re.compile(_NAME + r"\s*\((?i:(?:the\s+)?(?:current\s+|new\s+|sole\s+)?owner)\)"),
+    re.compile(
+        r"(?i:\b(?:stay(?:s|ed)?|remain(?:s|ed)?|rest(?:s|ed)?|lies|lay)\s+with\s+)" + _NAME
+    ),
+    re.compile(
+        _NAME + r"\s+(?i:is\s+(?:(?:still|now|currently|also)\s+)*(?:the\s+|its\s+|their\s+)?"
+        r"(?!(?:[\w'’-]+\s+){0,4}?(?:previous|former|old|ex|outgoing|prior|last|original"
+        r"|first|not|no|never)\b)(?:[\w'’-]+\s+){0,4}?(?:owner|review\s+contact"
+        r"|point\s+of\s+contact)\b)"
+    ),
+)
+# "she owns it": whoever was named last before it.
+_PRONOUN_OWNER = re.compile(
+    r"(?i:\b(?:she|he|they)\s+(?:(?:still|now|currently|also|alone)\s+)*(?:owns?\b"
+    r"|(?:is|are)\s+(?:still\s+|now\s+)?(?:the\s+)?(?:current\s+|new\s+|sole\s+)?owners?\b))"
+)
 # What says that the owner an owner_of answer gave does not own it: "Kofi does not own",
 # "no longer owns", "used to own", "Kofi owned it until", "is not the owner".
 _OWNER_DENIALS = (
@@ -607,12 +637,24 @@ def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) ->
     subjects = [n for it in evidence.values() for n in it.owner_of]
     answered = {it.owner_of[0] for it in evidence.values() if it.owner_of}  # what has owners
     failures = []
+    holds = _holds(subjects, known)
     for a, b in _sentences(plain, []):
         sentence = plain[a:b]
         named = [s for s in subjects if names_in(sentence, [s])]
-        people = [m for m in _IN_CHARGE.finditer(sentence) if _person_like(m.group(1), known)]
+        people = [
+            m
+            for p in (_IN_CHARGE, *_PERSON_OWNER_CLAIMS, *holds)
+            for m in p.finditer(sentence)
+            if _person_like(m.group(1), known)
+        ]
         claims = [*(m for p in _OWNER_CLAIMS for m in p.finditer(sentence)), *people]
-        for name in (g for m in claims for g in m.groups() if g):
+        said = [g for m in claims for g in m.groups() if g]
+        said += [
+            n
+            for m in _PRONOUN_OWNER.finditer(sentence)
+            if (n := _last_person(plain, a + m.start(), subjects, known))
+        ]
+        for name in said:
             owners = [it for it in evidence.values() if it.owner_of and _names_person(name, it)]
             if not owners:
                 failures.append(
@@ -635,6 +677,40 @@ def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) ->
         if _NO_OWNER.search(sentence) and (named or len(answered) == 1):
             failures.append("says there is no owner where an owner_of answer of this run gave one")
     return failures
+
+
+def _holds(subjects: Sequence[str], known: Sequence[Named]) -> list[re.Pattern[str]]:
+    """ "Ines runs the billing gateway", "Ines has BGW again", "The billing gateway is
+    Ines's": said of what an owner_of answer of this run gave an owner (by any of its names)."""
+    names = {s for s in subjects if s}
+    names |= {n for e in known if e.id in names for n in e.names}
+    if not names:
+        return []
+    what = "(?i:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + ")"
+    return [
+        re.compile(
+            _NAME + r"\s+(?i:(?:(?:still|now|currently|also|again)\s+)*(?:runs|maintains"
+            r"|looks\s+after|takes\s+care\s+of|keeps|has|holds|manages|handles)\s+"
+            r"(?:the\s+)?)" + what + r"(?![\w-])"
+        ),
+        re.compile(
+            r"(?<![\w-])" + what + r"\s+(?i:is\s+(?:(?:still|now)\s+)?)" + _NAME + r"['’]s?\b"
+        ),
+    ]
+
+
+def _last_person(
+    text: str, end: int, subjects: Sequence[str], known: Sequence[Named]
+) -> str | None:
+    """The last name of a person before `end` in `text` ("Ask Ines about it; she owns it")."""
+    things = {fold_name(n) for e in known if e.id in subjects for n in e.names}
+    things |= {fold_name(s) for s in subjects}
+    found = [
+        m.group(1)
+        for m in re.finditer(_NAME, text[:end])
+        if fold_name(m.group(1)) not in things and _person_like(m.group(1), known)
+    ]
+    return found[-1] if found else None
 
 
 def _names_not_returned(
