@@ -429,6 +429,27 @@ def test_an_answer_of_megabytes_is_withheld_unchecked(
     assert "CC-1047" in out.text and len(out.text) < 1_000
 
 
+def test_an_answer_just_under_the_limit_is_checked_in_seconds(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    """One word of 19,000 capital letters (a looping model, a hostile endpoint) held the
+    command or the page for 110 s: every owner claim's pattern tried a name from every
+    capital inside it."""
+    import time
+
+    from companybrain.ask.agent import ask_agent
+
+    looping = "A" * 19_000
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(looping))
+    started = time.monotonic()
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    assert time.monotonic() - started < 30
+    assert (out.status, out.reason) == (
+        "withheld",
+        "answers without citing anything a tool returned (cite or abstain)",
+    )
+
+
 @pytest.mark.parametrize(
     ("prose", "reason"),
     [

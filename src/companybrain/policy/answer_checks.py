@@ -25,6 +25,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from companybrain.model.answer import Answer
@@ -522,7 +523,9 @@ def _names_of(item: EvidenceItem) -> list[str]:
 
 # Who the answer calls an owner: "Kofi Mensah owns", "Ines is still the owner", "owned by
 # Ben", "the owner is Ben", "ownership ... to Ben". A name is up to four capitalised words.
-_NAME = r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3})"
+# It starts a word: tried from every capital inside one, a 19,000-letter word took the
+# checks 100 s.
+_NAME = r"(?<![\w'’-])([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3})"
 _OWNER_CLAIMS: tuple[re.Pattern[str], ...] = (
     re.compile(
         _NAME + r"\s+(?i:(?:still\s+|now\s+|currently\s+|really\s+|alone\s+)?(?:owns\b"
@@ -638,6 +641,7 @@ def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) ->
     answered = {it.owner_of[0] for it in evidence.values() if it.owner_of}  # what has owners
     failures = []
     holds = _holds(subjects, known)
+    persons = lru_cache(maxsize=1)(lambda: _persons(plain, subjects, known))
     for a, b in _sentences(plain, []):
         sentence = plain[a:b]
         named = [s for s in subjects if names_in(sentence, [s])]
@@ -649,11 +653,9 @@ def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) ->
         ]
         claims = [*(m for p in _OWNER_CLAIMS for m in p.finditer(sentence)), *people]
         said = [g for m in claims for g in m.groups() if g]
-        said += [
-            n
-            for m in _PRONOUN_OWNER.finditer(sentence)
-            if (n := _last_person(plain, a + m.start(), subjects, known))
-        ]
+        for m in _PRONOUN_OWNER.finditer(sentence):
+            before = [name for at, name in persons() if at < a + m.start()]
+            said += before[-1:]
         for name in said:
             owners = [it for it in evidence.values() if it.owner_of and _names_person(name, it)]
             if not owners:
@@ -699,18 +701,16 @@ def _holds(subjects: Sequence[str], known: Sequence[Named]) -> list[re.Pattern[s
     ]
 
 
-def _last_person(
-    text: str, end: int, subjects: Sequence[str], known: Sequence[Named]
-) -> str | None:
-    """The last name of a person before `end` in `text` ("Ask Ines about it; she owns it")."""
+def _persons(text: str, subjects: Sequence[str], known: Sequence[Named]) -> list[tuple[int, str]]:
+    """Where `text` names a person, and the name, in order: whom a pronoun stands for
+    ("Ask Ines about it; she owns it")."""
     things = {fold_name(n) for e in known if e.id in subjects for n in e.names}
     things |= {fold_name(s) for s in subjects}
-    found = [
-        m.group(1)
-        for m in re.finditer(_NAME, text[:end])
+    return [
+        (m.start(1), m.group(1))
+        for m in re.finditer(_NAME, text)
         if fold_name(m.group(1)) not in things and _person_like(m.group(1), known)
     ]
-    return found[-1] if found else None
 
 
 def _names_not_returned(
