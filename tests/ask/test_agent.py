@@ -429,6 +429,48 @@ def test_an_answer_of_megabytes_is_withheld_unchecked(
     assert "CC-1047" in out.text and len(out.text) < 1_000
 
 
+@pytest.mark.parametrize(
+    "prose",
+    [
+        'Kofi Mensah owns the billing gateway [CC-1047]; CC-1047 notes "the move is temporary".',
+        'Kofi Mensah owns the billing gateway [CC-1047]. The record adds: "Kofi is on call '
+        'for the gateway" [CC-1047].',
+        # words of the record CC-1047 outranks, given as CC-1047's
+        'Kofi Mensah owns the billing gateway; CC-1047 says "Ines still owns billing '
+        'gateway" [CC-1047].',
+    ],
+)
+def test_words_quoted_from_no_record_the_tools_returned_are_withheld(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer, prose: str
+) -> None:
+    """Only citations, figures, dates and names were checked: words in quotation marks
+    that CC-1047 never says were shown, as its words, in a checked answer."""
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(prose))
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    assert (out.status, out.reason) == (
+        "withheld",
+        "quotes words that are not in the evidence of [CC-1047]",
+    )
+    assert prose not in out.text
+
+
+def test_words_quoted_from_the_record_cited_beside_them_may_be_shown(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    prose = (
+        'Kofi Mensah owns the "billing gateway": "ownership of the billing gateway transfers '
+        'from Ines Halvorsen to Kofi Mensah" [CC-1047]; "Ines still owns billing gateway, '
+        'ping her" is an outranked chat [msg-038].'
+    )
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(prose))
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    assert (out.status, out.reason) == ("answered", None)
+
+
 def test_an_answer_just_under_the_limit_is_checked_in_seconds(
     demo: Store, model_settings: Settings, model_server: ScriptedModelServer
 ) -> None:

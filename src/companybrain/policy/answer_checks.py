@@ -298,6 +298,20 @@ def check_answer(
                 f'the date "{day.said}" does not appear in the evidence of [{cite.raw}]'
             )
 
+    # Words in quotation marks are shown as a record's own: they must be word for word in
+    # the evidence of the citation next to them (else in what the tools returned, or in the
+    # question). A single quoted word may be a term, not a quote.
+    for m in _QUOTED.finditer(text):
+        span = next(g for g in m.groups() if g is not None)
+        sentence = next(((a, b) for a, b in sentences if a <= m.start() < b), (0, len(text)))
+        cite = _nearest(cites, m.start(), m.end(), sentence)
+        if len(span.split()) < 2 or quote_in(span, asked) or (cite is not None and not cite.ids):
+            continue
+        ids = cite.ids if cite is not None else tuple(evidence)
+        if not any(quote_in(span, evidence[i].text) for i in ids):
+            where = f"the evidence of [{cite.raw}]" if cite is not None else "any tool's answer"
+            failures.append(f"quotes words that are not in {where}")
+
     abstained = False
     if _ABSTAIN.search(text):
         asserting = _asserting_clauses(text, cites, masked, evidence)
