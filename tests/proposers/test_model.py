@@ -455,6 +455,26 @@ def test_a_record_whose_reply_called_no_tool_is_stored_and_asked_again(
     assert _store(store, llm, [TRANSFER]).unchanged == 1  # read whole now: not asked again
 
 
+def test_a_record_whose_reply_was_cut_short_is_asked_again(
+    store, llm: Settings, model_server: ScriptedModelServer
+) -> None:  # type: ignore[no-untyped-def]
+    """A reply cut off mid-JSON (the token budget ran out, the connection dropped) was
+    cached as the record's reading: the change control was stored with no facts, every
+    later run called it unchanged and never asked again, and its transfer was lost for good
+    (the owner before it answered) though the model would have read it the next time."""
+    quote = "ownership of the billing gateway transfers from Aria Novak to Ben Okafor"
+    cut = '{"ownership": [{"service": "billing-gateway", "owner": "ben", "quote": "ownership'
+    model_server.play(tool_call("record_facts", cut))
+    first = _store(store, llm, [TRANSFER])
+    assert (first.stored, first.kept) == (1, 0)
+    assert [r["reason"] for r in first.rejected_detail] == ["the tool arguments are not valid JSON"]
+    good = {"service": "billing-gateway", "owner": "ben", "quote": quote}
+    model_server.play(facts([good]))
+    again = _store(store, llm, [TRANSFER])
+    assert (again.stored, again.unchanged, again.kept) == (1, 0, 1)
+    assert _store(store, llm, [TRANSFER]).unchanged == 1  # read whole now: not asked again
+
+
 def test_a_hand_over_to_someone_unlisted_is_kept_although_the_model_names_no_one(
     llm: Settings, model_server: ScriptedModelServer
 ) -> None:

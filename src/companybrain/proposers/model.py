@@ -46,6 +46,9 @@ class ModelProposer:
             entry, content = self._ask(record, org, digest)
             if entry is None:
                 return prompts.no_tool_call(record.id, content, NAME)
+            if "__invalid_json__" in entry["arguments"]:  # cut short (max tokens) or garbled
+                proposal = prompts.read_reply(record.id, entry["arguments"], NAME)
+                return replace(proposal, incomplete=True)  # not cached: asked again next run
             self.cache.save(digest, NAME, str(self.settings.model), entry)
         return prompts.read_reply(record.id, entry["arguments"], NAME)
 
