@@ -135,6 +135,25 @@ def test_other_wordings_that_make_an_outranked_person_the_owner_are_discarded() 
         assert reason and "calls Ines" in reason, text
 
 
+def test_saying_ownership_went_back_to_an_outranked_person_is_discarded() -> None:
+    """An explanation naming Kofi, as the answer does, and then giving the gateway back
+    to Ines was shown as the model's checked words beside the answer naming Kofi."""
+    for text in (
+        "Per CC-1047 Kofi Mensah took over, but the billing gateway went back to Ines.",
+        "CC-1047 named Kofi Mensah; Ines Halvorsen is the billing gateway owner again.",
+        "CC-1047 named Kofi Mensah; Ines Halvorsen took over the billing gateway again.",
+        "CC-1047 named Kofi Mensah; since then the gateway was handed to Ines.",
+    ):
+        reason = check_explanation(text, ANSWERED)
+        assert reason and "calls Ines" in reason, text
+    for text in (  # the move to the owner, and the one before as such
+        "Kofi Mensah took over the billing gateway from Ines Halvorsen per CC-1047.",
+        "Kofi Mensah owns it per CC-1047, which moved it from Ines Halvorsen to him.",
+        "Kofi Mensah owns it per CC-1047; Ines Halvorsen is the previous owner.",
+    ):
+        assert check_explanation(text, ANSWERED) is None, text
+
+
 def test_saying_a_release_may_go_ahead_is_discarded() -> None:
     for text in (
         "Kofi owns it per CC-1047, so the release is good to go.",

@@ -422,6 +422,14 @@ def _asserts_owner(text: str, name: str) -> bool:
         rf"(?:own|co\s?own|are\s+(?:the\s+|both\s+)?(?:co\s?)?owners)\b",
         rf"\b(?:owned|owners\s+are)\s+(?:jointly\s+)?by\s+[\w\s]{{1,40}}?\s+(?:and|&)\s+{n}\b",
         rf"\bco\s?owners?\s+(?:is\s+|are\s+)?[\w\s]{{0,40}}?\b{n}\b|\b{n}\s+(?:also\s+)?co\s?owns\b",
+        # "Ines is the billing gateway owner again" (not "the previous owner"), "the billing
+        # gateway went back to Ines", "Ines took over the billing gateway"
+        rf"\b{n}\s+is\s+{_STILL}(?:the\s+|its\s+|their\s+)?(?!(?:\w+\s+){{0,4}}?(?:previous"
+        rf"|former|old|ex|outgoing|prior|last|original|first|not|no|never)\b)(?:\w+\s+){{0,4}}?"
+        rf"(?:owner|review\s+contact)\b",
+        rf"\b(?:transfers?|transferred|moves|moved|went|goes|pass(?:es|ed)|hands|handed"
+        rf"|reassigned|given|back)\s+(?:\w+\s+){{0,5}}?to\s+{n}\b",
+        rf"\b{n}\s+(?:(?:has|had|then|later|now)\s+)?(?:took|takes|taken|take|is\s+taking)\s+over\b",
     )
     return any(re.search(p, folded) for p in patterns)
 
