@@ -286,6 +286,29 @@ def test_an_owner_the_tools_did_not_give_is_withheld_even_with_a_real_citation(
     assert prose not in out.text and "CC-1047" in out.text
 
 
+def test_an_owner_of_what_owner_of_refused_is_withheld(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    """Two runbooks name two owners of the secrets vault (owner_of refuses CONFLICT); the
+    billing gateway is Kofi's. "Kofi Mensah owns the secrets vault [CC-1047]" passed: Kofi
+    was an owner an owner_of answer gave, and the vault was no subject with an owner."""
+    from companybrain.ask.agent import ask_agent
+
+    prose = "Kofi Mensah owns the secrets vault [CC-1047]."
+    model_server.play(
+        tool_call("owner_of", {"subject": "secrets vault"}),
+        tool_call("owner_of", {"subject": "billing-gw"}, call_id="call_2"),
+        text(prose),
+    )
+    out = ask_agent(demo, model_settings, "Who owns the vault and BGW?", now=NOW, max_steps=4)
+    assert [s.answer.status for s in out.steps if s.answer] == ["refused", "answered"]
+    assert (out.status, out.reason) == (
+        "withheld",
+        "calls someone the owner of what an owner_of answer of this run names no owner for",
+    )
+    assert prose not in out.text
+
+
 @pytest.mark.parametrize(
     "prose",
     [

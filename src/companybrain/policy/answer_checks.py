@@ -54,6 +54,9 @@ class EvidenceItem:
     # A person an owner_of answer of this run names as owner: the subjects' names (and
     # ids) it owns. Only these may be called an owner in the answer.
     owner_of: list[str] = field(default_factory=list)
+    # What an owner_of answer of this run refused to name an owner for: no one may be
+    # called its owner.
+    unowned: bool = False
 
     @property
     def text(self) -> str:
@@ -103,6 +106,8 @@ def evidence_from_answers(answers: Iterable[Answer]) -> Evidence:
             top.add(subject.get("name"), subject.get("type"))
             if subject.get("name"):
                 top.names.append(str(subject["name"]))
+        if top and answer.tool == "owner_of" and answer.status != "answered":
+            top.unowned = True
         if answer.status == "answered" and answer.result:
             if top:
                 top.add(_scalars(answer.result, shallow=True))
@@ -654,11 +659,15 @@ def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) ->
     subjects = [n for it in evidence.values() for n in it.owner_of]
     answered = {it.owner_of[0] for it in evidence.values() if it.owner_of}  # what has owners
     failures = []
+    unowned = {n for it in evidence.values() if it.unowned for n in (it.id, *it.names)}
+    unowned |= {n for e in known if e.id in unowned for n in e.names}
+    unowned -= set(subjects)
     holds = _holds(subjects, known)
     persons = lru_cache(maxsize=1)(lambda: _persons(plain, subjects, known))
     for a, b in _sentences(plain, []):
         sentence = plain[a:b]
         named = [s for s in subjects if names_in(sentence, [s])]
+        refused = not named and any(names_in(sentence, [s]) for s in unowned)
         people = [
             m
             for p in (_IN_CHARGE, *_PERSON_OWNER_CLAIMS, *holds)
@@ -682,6 +691,11 @@ def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) ->
                 failures.append(
                     "calls someone the owner of what an owner_of answer of this run gives to "
                     "another"
+                )
+            if refused:  # "Cy owns the billing gateway", whose owner_of was refused
+                failures.append(
+                    "calls someone the owner of what an owner_of answer of this run names no "
+                    "owner for"
                 )
         # Saying the owner is not, or that there is none, of what an owner_of answer gave.
         denied = [
