@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,7 @@ from companybrain.policy.unknown_owner import VACANT
 from companybrain.proposers import rules
 from tests.ingest.corpus_builder import ORG, md, write_corpus
 from tests.ingest.test_pipeline import DIRECTORY
+from tests.support.model_server import ScriptedModelServer, tool_call
 
 NOW = "2026-12-20T12:00:00Z"
 
@@ -167,6 +169,43 @@ def test_a_listed_person_written_by_name_is_not_an_unlisted_owner() -> None:
     verified = verifier.verify(Proposal("CC-9", (fact,), proposer="model"), record, org)
     assert verified.unlisted == ()
     assert [r.check for r in verified.rejected] == [verifier.UNKNOWN_ID]
+
+
+def test_a_part_of_a_listed_persons_name_is_no_unlisted_owner(
+    store: Store,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+    tmp_path: Path,
+) -> None:
+    """A model giving "Lind" (of Bo Lind, the new owner) or "Ruiz" (of Ana Ruiz, the old
+    one) as the owner had it kept as someone org.yaml does not list: every answer about the
+    billing gateway from the transfer on was refused MISSING_PROVENANCE naming "Lind",
+    instead of naming Bo. The rules never read a part of a listed name as a new one."""
+    cc = _cc("Ownership of the Billing Gateway transfers from Ana Ruiz to Bo Lind.")
+    quote = "Ownership of the Billing Gateway transfers from Ana Ruiz to Bo Lind."
+    row = {"service": "billing-gateway", "owner": "ana", "quote": "| Billing Gateway | Ana Ruiz |"}
+    said = [
+        {"service": "billing-gateway", "owner": owner, "quote": quote}
+        for owner in ("bo", "Lind", "Ruiz")
+    ]
+
+    def reply(request: dict[str, Any]) -> dict[str, Any]:
+        user = request["messages"][-1]["content"]
+        found = said if "Record CC-9 (" in user else [row]
+        return tool_call("record_facts", {"ownership": found, "decisions": []})
+
+    model_server.play(reply, reply)
+    llm = model_settings.with_(proposer="model", home=tmp_path / "home")
+    report = ingest(store, write_corpus(tmp_path / "c", {"dir.md": DIRECTORY, "cc.md": cc}), llm)
+    assert not [w.message for w in report.warnings if "Lind" in w.message or "Ruiz" in w.message]
+    assert sorted(
+        (r["check"], r["reason"]) for r in report.rejected_detail if r["record"] == "CC-9"
+    ) == [
+        ("unknown_id", "'Lind' is not a person in the organisation"),
+        ("unknown_id", "'Ruiz' is not a person in the organisation"),
+    ]
+    answer = _ask(store, llm, "Who owns the Billing Gateway?")
+    assert answer["result"] == {"owner": {"id": "bo", "name": "Bo Lind"}}, answer
 
 
 def test_a_name_two_people_share_refuses_instead_of_naming_the_owner_before(

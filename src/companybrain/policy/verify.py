@@ -14,7 +14,7 @@ from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal, Reje
 from companybrain.model.records import Org, Record
 from companybrain.policy import effective, injection, segments, unknown_owner, wording
 from companybrain.policy.mentions import CLAUSE_END, PERSON, SERVICE, Template, template
-from companybrain.policy.text import normalise, quote_in
+from companybrain.policy.text import fold_name, normalise, quote_in
 
 MAX_QUOTE_CHARS = segments.LONGEST_SENTENCE  # a sentence, a row or a line, not a page
 # Records whose `Owner:` line may speak of the service the record is about.
@@ -459,7 +459,7 @@ def _unlisted_owner(
     if fact.owner == unknown_owner.VACANT:
         return _states_vacancy(fact, record, org)
     name = " ".join(fact.owner.split())
-    if not unknown_owner.unknown(name, org):
+    if not unknown_owner.unknown(name, org) or not _said_apart(name, fact.quote, org):
         return False
     try:
         check_ownership(
@@ -471,6 +471,17 @@ def _unlisted_owner(
     except Refused:
         return False
     return True
+
+
+def _said_apart(name: str, quote: str, org: Org) -> bool:
+    """Does `quote` say `name` other than as a part of a listed person's name? "Okafor"
+    (of Ben Okafor, from whom the service moves) or "Novak" (of Aria Novak, to whom it
+    moves) is no one new; a name several people share is no one in particular."""
+    if len(unknown_owner.shared_by(name, org)) > 1:
+        return True
+    words = template(injection.shown_text(quote), org).text
+    apart = fold_name(re.sub(r"<p:[^>]*>", " zzlistedzz ", words))
+    return f" {fold_name(name)} " in f" {apart} "
 
 
 def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: bool = True) -> None:
