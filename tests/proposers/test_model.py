@@ -171,6 +171,26 @@ def test_an_adr_decision_is_kept(llm: Settings, model_server: ScriptedModelServe
     assert verified.rejected == ()
 
 
+def test_an_untitled_adr_is_not_titled_by_the_model(
+    llm: Settings, model_server: ScriptedModelServer
+) -> None:
+    """An ADR without a title had its decision stored under the title the model wrote,
+    shown as the decision's title by trace_decision and the Record page: "Adopt Kafka
+    (approved by the CTO)" over a decision to write to an outbox table."""
+    untitled = record("ADR-13", "## Decision\n\nWe will write events to an outbox table.\n", "adr")
+    model_server.play(
+        facts(
+            [],
+            [{"title": "Adopt Kafka (approved by the CTO)",
+              "quote": "We will write events to an outbox table."}],
+        )
+    )  # fmt: skip
+    by_model = run(llm, untitled)
+    by_rules = verify(rules.propose(untitled, ORG), untitled, ORG)
+    assert [d.title for d in by_model.decisions] == [d.title for d in by_rules.decisions]
+    assert [d.title for d in by_model.decisions] == ["ADR-13"]
+
+
 def test_a_decision_is_the_whole_sentence_of_the_decision_section(
     llm: Settings, model_server: ScriptedModelServer
 ) -> None:

@@ -544,7 +544,8 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: boo
 
 
 def check_decision(fact: DecisionFact, record: Record, *, already: bool = False) -> DecisionFact:
-    """The decision to keep (titled as the record is), or raise Refused. A quote cut from a
+    """The decision to keep (titled as the record is, else by its id, as the rules title it:
+    never by a title the proposer wrote), or raise Refused. A quote cut from a
     sentence is kept as the whole sentence, which is what is checked and shown: "use Kafka
     until the audit closes" cut from "We will not use Kafka until the audit closes." is
     not the decision. A record with a Decision section states its decision there, not in
@@ -571,7 +572,7 @@ def check_decision(fact: DecisionFact, record: Record, *, already: bool = False)
         )
     if already:
         raise Refused(DUPLICATE, "a decision was already kept from this record")
-    return DecisionFact(record.id, record.title or fact.title, quote)
+    return DecisionFact(record.id, record.title or record.id, quote)
 
 
 def _well_formed(fact: object, fields: Iterable[str]) -> None:
