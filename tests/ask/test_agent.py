@@ -423,6 +423,29 @@ def test_a_day_of_the_month_the_evidence_lacks_is_withheld(
     assert prose not in out.text
 
 
+@pytest.mark.parametrize(
+    ("prose", "said"),
+    [
+        ("Kofi Mensah has owned the billing gateway for two years [CC-1047].", "two years"),
+        ("Kofi Mensah took the billing gateway over a few days ago [CC-1047].", "a few days ago"),
+        ("Ines handed the billing gateway over last week; Kofi owns it [CC-1047].", "last week"),
+    ],
+)
+def test_a_time_in_words_the_evidence_lacks_is_withheld(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer, prose: str, said: str
+) -> None:
+    """Figures in digits were checked, times in words were not: "for two years [CC-1047]"
+    was shown as a checked answer, CC-1047 being a week old."""
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(tool_call("owner_of", {"subject": "billing-gw"}), text(prose))
+    out = ask_agent(demo, model_settings, "Who owns BGW?", now=NOW, max_steps=4)
+    assert (out.status, out.reason) == (
+        "withheld",
+        f'the time "{said}" does not appear in the evidence of [CC-1047]',
+    )
+
+
 def test_a_month_or_weekday_the_evidence_gives_as_a_date_may_be_written(
     demo: Store, model_settings: Settings, model_server: ScriptedModelServer
 ) -> None:

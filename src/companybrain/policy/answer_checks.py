@@ -287,6 +287,17 @@ def check_answer(
                 f'the date "{m.group(0)}" does not appear in the evidence of [{cite.raw}]'
             )
 
+    # A time in words ("for two years", "last week", "yesterday") is a figure too: the
+    # evidence beside it must say it.
+    for m in _TIME_IN_WORDS.finditer(masked):
+        sentence = next(((a, b) for a, b in sentences if a <= m.start() < b), (0, len(text)))
+        cite = _nearest(cites, m.start(), m.end(), sentence)
+        words = " ".join(m.group(0).split())
+        if cite is None:
+            failures.append(f'the time "{words}" is not next to any citation')
+        elif cite.ids and not any(quote_in(words, evidence[i].text) for i in cite.ids):
+            failures.append(f'the time "{words}" does not appear in the evidence of [{cite.raw}]')
+
     # A day of a month by name ("10 October") must be a day the evidence gives: its figure
     # and month pass beside 2026-10-14, 10 being its month. (A month the evidence lacks
     # has failed above.)
@@ -348,6 +359,14 @@ def check_answer(
     )
 
 
+# A stretch of time or a day told relative to another, in words.
+_TIME_IN_WORDS = re.compile(
+    r"(?i)\b(?:yesterday|tomorrow|(?:last|next|past|previous|coming)\s+(?:week|month|year"
+    r"|quarter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|few"
+    r"|several|a\s+couple\s+of|couple\s+of|many)\s+(?:hours?|days?|weeks?|months?|years?"
+    r"|quarters?|decades?)(?:\s+ago)?)\b"
+)
 MAX_FIGURE_FAILURES = 3
 # A final answer is a few paragraphs; a reply of megabytes (a looping model, a hostile
 # endpoint) took the checks half an hour.
