@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from companybrain.policy.explanation import ExplanationFacts, Named, check_explanation
 
 KOFI = Named("kofi", ("Kofi Mensah", "Kofi"))
@@ -133,6 +135,21 @@ def test_other_wordings_that_make_an_outranked_person_the_owner_are_discarded() 
     ):
         reason = check_explanation(text, ANSWERED)
         assert reason and "calls Ines" in reason, text
+
+
+def test_a_time_in_words_the_evidence_does_not_have_is_discarded() -> None:
+    """Only figures in digits were checked: "for two years" beside a change control of last
+    week was shown as the model's words."""
+    for text, said in (
+        ("Kofi Mensah has owned the Billing Gateway for two years, per CC-1047.", "two years"),
+        ("Kofi Mensah took over the Billing Gateway last week, per CC-1047.", "last week"),
+    ):
+        assert check_explanation(text, ANSWERED) == (
+            f"it gives the time {said!r}, which the evidence does not have"
+        )
+    asked = replace(ANSWERED, vocabulary=ANSWERED.vocabulary | {"Who owned BGW last week?"})
+    said = "Kofi Mensah took over the Billing Gateway last week, per CC-1047."
+    assert check_explanation(said, asked) is None  # the question's words
 
 
 def test_saying_ownership_went_back_to_an_outranked_person_is_discarded() -> None:

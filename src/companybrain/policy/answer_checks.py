@@ -32,6 +32,7 @@ from companybrain.model.answer import Answer
 from companybrain.policy.explanation import (
     COMMON_WORDS,
     DATE_WORD,
+    TIME_IN_WORDS,
     Named,
     approval_claim,
     date_word_in,
@@ -289,7 +290,7 @@ def check_answer(
 
     # A time in words ("for two years", "last week", "yesterday") is a figure too: the
     # evidence beside it must say it.
-    for m in _TIME_IN_WORDS.finditer(masked):
+    for m in TIME_IN_WORDS.finditer(masked):
         sentence = next(((a, b) for a, b in sentences if a <= m.start() < b), (0, len(text)))
         cite = _nearest(cites, m.start(), m.end(), sentence)
         words = " ".join(m.group(0).split())
@@ -359,14 +360,6 @@ def check_answer(
     )
 
 
-# A stretch of time or a day told relative to another, in words.
-_TIME_IN_WORDS = re.compile(
-    r"(?i)\b(?:yesterday|tomorrow|(?:last|next|past|previous|coming)\s+(?:week|month|year"
-    r"|quarter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-    r"|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|few"
-    r"|several|a\s+couple\s+of|couple\s+of|many)\s+(?:hours?|days?|weeks?|months?|years?"
-    r"|quarters?|decades?)(?:\s+ago)?)\b"
-)
 MAX_FIGURE_FAILURES = 3
 # A final answer is a few paragraphs; a reply of megabytes (a looping model, a hostile
 # endpoint) took the checks half an hour.

@@ -286,6 +286,27 @@ def day_in(day: WrittenDay, evidence_text: str) -> bool:
     )
 
 
+def gives_a_time_not_in_evidence(text: str, assertions: str, facts: ExplanationFacts) -> str | None:
+    """A time in words is a figure too: "for two years" beside a change control of last
+    week must be one the evidence says."""
+    evidence = "\n".join((*facts.vocabulary, *facts.quotes))
+    for m in TIME_IN_WORDS.finditer(assertions):
+        if not quote_in(m.group(0), evidence):
+            words = " ".join(m.group(0).split())
+            return f"it gives the time {words!r}, which the evidence does not have"
+    return None
+
+
+# A stretch of time or a day told relative to another, in words (also checked on an
+# agent's answers).
+TIME_IN_WORDS = re.compile(
+    r"(?i)\b(?:yesterday|tomorrow|(?:last|next|past|previous|coming)\s+(?:week|month|year"
+    r"|quarter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|few"
+    r"|several|a\s+couple\s+of|couple\s+of|many)\s+(?:hours?|days?|weeks?|months?|years?"
+    r"|quarters?|decades?)(?:\s+ago)?)\b"
+)
+
 # Said of the answer's owner, these deny it (folded text: "doesn't" reads "doesn t").
 _DENIES = (
     r"\s+(?:does\s+not|doesn\s+t|did\s+not|didn\s+t|no\s+longer|never|used\s+to|formerly"
@@ -361,6 +382,7 @@ CHECKS: tuple[Check, ...] = (
     names_someone_not_in_evidence,
     gives_a_figure_not_in_evidence,
     gives_a_date_not_in_evidence,
+    gives_a_time_not_in_evidence,
     calls_outranked_the_owner,
     denies_the_owner,
     leaves_out_the_owner,
