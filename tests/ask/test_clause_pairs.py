@@ -15,7 +15,7 @@ from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
 from companybrain.model.answer import Answer, RefusalCode
-from tests.ask.test_unclear_time import TEAM_ORG, change
+from tests.ask.handover import TEAM_ORG, change, owner
 from tests.ingest.corpus_builder import md, write_corpus
 
 NOW = "2026-07-01T00:00:00Z"
@@ -34,10 +34,6 @@ def load(store: Store, settings: Settings, tmp_path: Path, text: str) -> None:
 
 def on(store: Store, settings: Settings, service: str, day: str) -> Answer:
     return ask(store, settings, f"Who owns the {service} on {day}?", now=NOW)
-
-
-def owner(answer: Answer) -> str | None:
-    return answer.result["owner"]["id"] if answer.result else None
 
 
 @pytest.mark.parametrize(

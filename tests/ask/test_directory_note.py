@@ -14,6 +14,7 @@ from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
 from companybrain.model.answer import Answer, RefusalCode
+from tests.ask.handover import owner
 from tests.ingest.corpus_builder import md, write_corpus
 
 NOW = "2026-12-01T00:00:00Z"
@@ -32,10 +33,6 @@ def load(store: Store, settings: Settings, tmp_path: Path, *extra: tuple[str, st
 
 def on(store: Store, settings: Settings, day: str, service: str = "billing gateway") -> Answer:
     return ask(store, settings, f"Who owns the {service} on {day}?", now=NOW)
-
-
-def owner(answer: Answer) -> str | None:
-    return answer.result["owner"]["id"] if answer.result else None
 
 
 def test_a_rows_owner_counts_from_the_directory_until_the_service_changes_hands(

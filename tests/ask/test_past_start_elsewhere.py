@@ -20,7 +20,7 @@ from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
 from companybrain.model.answer import RefusalCode
-from tests.ask.test_unclear_time import DIRECTORY, TEAM_ORG, change
+from tests.ask.handover import DIRECTORY, TEAM_ORG, change
 from tests.ingest.corpus_builder import write_corpus
 
 NOW = "2026-07-01T00:00:00Z"

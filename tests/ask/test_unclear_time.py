@@ -17,35 +17,14 @@ from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
 from companybrain.model.answer import Answer, RefusalCode
 from companybrain.surfaces.cli.main import cli
-from tests.ingest.corpus_builder import ORG, md, write_corpus
+from tests.ask.handover import DIRECTORY, NOW, SENTENCE, TEAM_ORG, change, on, owner
+from tests.ingest.corpus_builder import md, write_corpus
 from tests.support.model_server import ScriptedModelServer, tool_call
-
-NOW = "2026-07-01T00:00:00Z"
-PEOPLE = [{"id": "kofi", "name": "Kofi Mensah"}, {"id": "cora", "name": "Cora Ng"}]
-TEAM_ORG = {**ORG, "people": [*ORG["people"], *PEOPLE]}
-DIRECTORY = md(
-    {"id": "dir-1", "kind": "service_directory", "at": "2026-03-01T08:00:00Z"},
-    "| Service | Owner |\n| --- | --- |\n| Billing Gateway | Kofi Mensah |\n",
-)
-SENTENCE = "Effective next month, ownership of the billing gateway transfers to Cora Ng."
-
-
-def change(text: str = SENTENCE, **front: Any) -> str:
-    head = {"id": "CC-7", "kind": "change_control", "at": "2026-04-01T09:00:00Z"} | front
-    return md(head, text)
 
 
 def load(store: Store, settings: Settings, tmp_path: Path, cc: str) -> Any:
     files = {"dir.md": DIRECTORY, "cc.md": cc}
     return ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
-
-
-def on(store: Store, settings: Settings, day: str) -> Answer:
-    return ask(store, settings, f"Who owns the billing gateway on {day}?", now=NOW)
-
-
-def owner(answer: Answer) -> str | None:
-    return answer.result["owner"]["id"] if answer.result else None
 
 
 def assert_refused_citing_the_change(answer: Answer, quote: str = SENTENCE) -> None:

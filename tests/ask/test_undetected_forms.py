@@ -10,29 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
-from companybrain.model.answer import Answer, RefusalCode
-from tests.ask.test_unclear_time import DIRECTORY, TEAM_ORG, change
+from companybrain.model.answer import RefusalCode
+from tests.ask.handover import DIRECTORY, TEAM_ORG, change, on, owner
 from tests.ingest.corpus_builder import write_corpus
 
-NOW = "2026-07-01T00:00:00Z"
 WRITTEN = "2026-05-10T09:00:00Z"  # a Sunday
 
 
 def load(store: Store, settings: Settings, tmp_path: Path, text: str) -> None:
     files = {"dir.md": DIRECTORY, "cc.md": change(text, at=WRITTEN)}
     ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
-
-
-def on(store: Store, settings: Settings, day: str) -> Answer:
-    return ask(store, settings, f"Who owns the billing gateway on {day}?", now=NOW)
-
-
-def owner(answer: Answer) -> str | None:
-    return answer.result["owner"]["id"] if answer.result else None
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
 from companybrain.model.answer import Answer, RefusalCode
-from tests.ask.test_unclear_time import DIRECTORY, TEAM_ORG, change
+from tests.ask.handover import DIRECTORY, TEAM_ORG, change, owner
 from tests.ingest.corpus_builder import write_corpus
 
 NOW = "2028-07-01T00:00:00Z"
@@ -30,10 +30,6 @@ def load(store: Store, settings: Settings, tmp_path: Path, cc: str) -> None:
 
 def on(store: Store, settings: Settings, day: str) -> Answer:
     return ask(store, settings, f"Who owns the billing gateway on {day}?", now=NOW)
-
-
-def owner(answer: Answer) -> str | None:
-    return answer.result["owner"]["id"] if answer.result else None
 
 
 def refused_citing_the_change(answer: Answer) -> bool:
