@@ -4,13 +4,15 @@ owns it on a day, asked with the clock at `NOW`."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
 from companybrain.model.answer import Answer
-from tests.ingest.corpus_builder import ORG, md
+from tests.ingest.corpus_builder import ORG, md, write_corpus
 
 NOW = "2026-07-01T00:00:00Z"
 PEOPLE = [{"id": "kofi", "name": "Kofi Mensah"}, {"id": "cora", "name": "Cora Ng"}]
@@ -33,3 +35,12 @@ def on(store: Store, settings: Settings, day: str, now: str = NOW) -> Answer:
 
 def owner(answer: Answer) -> str | None:
     return answer.result["owner"]["id"] if answer.result else None
+
+
+WRITTEN = "2026-05-10T09:00:00Z"  # a Sunday: when CC-7 is written, unless told
+
+
+def load(store: Store, settings: Settings, tmp_path: Path, text: str, **front: Any) -> None:
+    """The directory, and CC-7 saying `text` (written `WRITTEN`, with `front` matter)."""
+    files = {"dir.md": DIRECTORY, "cc.md": change(text, **{"at": WRITTEN, **front})}
+    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)

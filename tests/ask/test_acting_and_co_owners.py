@@ -12,17 +12,8 @@ import pytest
 
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
-from companybrain.ingest.pipeline import ingest
 from companybrain.model.answer import RefusalCode
-from tests.ask.handover import DIRECTORY, TEAM_ORG, change, on
-from tests.ingest.corpus_builder import write_corpus
-
-WRITTEN = "2026-05-10T09:00:00Z"
-
-
-def load(store: Store, settings: Settings, tmp_path: Path, text: str) -> None:
-    files = {"dir.md": DIRECTORY, "cc.md": change(text, at=WRITTEN)}
-    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
+from tests.ask.handover import load, on
 
 
 @pytest.mark.parametrize(

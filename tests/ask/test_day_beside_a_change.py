@@ -9,24 +9,15 @@ gets its `effective_at`."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
-from companybrain.ingest.pipeline import ingest
 from companybrain.model.answer import RefusalCode
-from tests.ask.handover import DIRECTORY, TEAM_ORG, change, on, owner
-from tests.ingest.corpus_builder import write_corpus
+from tests.ask.handover import load, on, owner
 
-WRITTEN = "2026-05-10T09:00:00Z"
 TRANSFER = "Ownership of the billing gateway transfers to Bo Lind."
-
-
-def load(store: Store, settings: Settings, tmp_path: Path, text: str, **front: Any) -> None:
-    files = {"dir.md": DIRECTORY, "cc.md": change(text, at=WRITTEN, **front)}
-    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
 
 
 BESIDE = [

@@ -18,19 +18,11 @@ import pytest
 from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
-from companybrain.ingest.pipeline import ingest
 from companybrain.model.answer import RefusalCode
-from tests.ask.handover import DIRECTORY, TEAM_ORG, change
-from tests.ingest.corpus_builder import write_corpus
+from tests.ask.handover import WRITTEN, load
 
 NOW = "2026-07-01T00:00:00Z"
-WRITTEN = "2026-05-10T09:00:00Z"
 BO = "Bo Lind now owns the billing gateway."
-
-
-def load(store: Store, settings: Settings, tmp_path: Path, text: str, **front: Any) -> None:
-    files = {"dir.md": DIRECTORY, "cc.md": change(text, at=WRITTEN, **front)}
-    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
 
 
 def owner_on(store: Store, settings: Settings, day: str) -> tuple[str | None, list[Any]]:
