@@ -67,3 +67,33 @@ def test_a_past_owner_named_only_as_history_changes_nothing(
         store, settings, tmp_path, "Kofi Mensah owned the billing gateway in 2024."
     )
     assert after.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kofi Mensah stepped down as owner of the billing gateway.",
+        "Kofi Mensah is no longer the owner of the billing gateway.",
+        "The billing gateway is unowned as of today.",
+        "Yesterday Zara Quinn took over the billing gateway.",  # no pattern reads "Yesterday Zara"
+    ],
+)
+def test_a_change_of_hands_no_pattern_reads_an_owner_from_is_refused_after_it(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    """Each gave no claim at all: the directory's Kofi answered after the change control."""
+    before, after, later = answers(store, settings, tmp_path, text)
+    assert before.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+    for answer in (after, later):
+        assert answer.refusal is not None and answer.result is None
+        assert answer.refusal.code is RefusalCode.MISSING_PROVENANCE
+        assert [(c.record, c.quote) for c in answer.citations] == [("CC-7", text)]
+        assert "in words the rules do not read an owner from" in answer.refusal.message
+
+
+def test_other_talk_of_the_service_changes_nothing(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    text = "Kofi Mensah will present the billing gateway roadmap on Friday."
+    _, after, _ = answers(store, settings, tmp_path, text)
+    assert after.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}

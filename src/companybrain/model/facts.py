@@ -42,6 +42,9 @@ class Proposal:
     # The reply was no proposal at all (the model did not call the tool): the record is
     # stored, but not as read, so that the next run asks again.
     incomplete: bool = False
+    # Sentences that say a service changes or changed hands in words no pattern reads
+    # ("Kofi stepped down as owner of the billing gateway."): `owner` is "" (none read).
+    unread: tuple[OwnershipFact, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,8 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
     for item in proposal.malformed:
         rejected.append(_malformed(record.id, item))
     facts: list[OwnershipFact | DecisionFact] = [*proposal.ownership, *proposal.decisions]
-    if not facts:  # nothing to keep or refuse (the costly checks below read every line)
+    if not facts and not proposal.unread:  # nothing to keep or refuse (the costly checks
+        # below read every line)
         return Verified(record.id, (), (), tuple(rejected))
     ordered = injection.instructs(record.title or "", record.text, *_said_elsewhere(record))
     if ordered:  # nothing a record that gives orders says is taken as a fact
@@ -92,6 +93,7 @@ def verify(proposal: Proposal, record: Record, org: Org) -> Verified:
         except Refused as refusal:
             rejected.append(Rejection(record.id, fact, refusal.check, refusal.reason))
     unclear += _released(rejected, (*kept, *unlisted, *(r.fact for r in unclear)), org)
+    unclear += _unread(proposal.unread, record, (*kept, *unlisted, *(r.fact for r in unclear)))
     for decision in proposal.decisions:
         try:
             decisions.append(check_decision(decision, record, already=bool(decisions)))
@@ -185,6 +187,27 @@ def _released(rejected: list[Rejection], stated: Iterable[object], org: Org) -> 
                 "who does"
             )
             out.append(Rejection(r.record, replace(fact, effective=None), EFFECTIVE_TIME, why))
+    return out
+
+
+def _unread(
+    unread: Iterable[OwnershipFact], record: Record, stated: Iterable[object]
+) -> list[Rejection]:
+    """A sentence quoted whole from the record that says a service it names changes or
+    changed hands in words no pattern reads, where the record states no owner of it that is
+    read: kept as unclear from the record's time, so that the owner before it is not named
+    on as if nothing had been said."""
+    named = {f.service for f in stated if isinstance(f, OwnershipFact)}
+    out: list[Rejection] = []
+    for fact in unread:
+        if fact.service in named or not quote_in(fact.quote, record.text):
+            continue
+        named.add(fact.service)
+        why = (
+            'who owns it once it changes hands cannot be read: the record says "'
+            f'{" ".join(fact.quote.split())}" in words the rules do not read an owner from'
+        )
+        out.append(Rejection(record.id, fact, EFFECTIVE_TIME, why))
     return out
 
 

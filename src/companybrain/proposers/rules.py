@@ -129,6 +129,7 @@ def propose(record: Record, org: Org) -> Proposal:
         record.kind != "adr" and may_decide_in_chat(record.text)
     )
     units = segments.units(record.text) if wanted else []
+    unread: list[OwnershipFact] = []
     before: segments.Unit | None = None  # the sentence right before, for "it"
     for unit in units:
         if unit.kind == segments.ROW and unit.table is not None:
@@ -145,9 +146,36 @@ def propose(record: Record, org: Org) -> Proposal:
                 both = f"{before.text} {unit.text}"
                 for service, owner in _pronoun_pairs(before.text, unit.text, org):
                     if quote_in(both, record.text):
+                        pairs.append((service, owner))
                         add(service, owner, both)
+            if not pairs:
+                unread += _unread_change(unit.text, record, org)
         before = unit if unit.kind == segments.SENTENCE else None
-    return Proposal(record.id, tuple(found.values()), _decisions(record, units), NAME)
+    return Proposal(
+        record.id, tuple(found.values()), _decisions(record, units), NAME, unread=tuple(unread)
+    )
+
+
+def _unread_change(sentence: str, record: Record, org: Org) -> list[OwnershipFact]:
+    """A sentence no pattern read an owner from that says the services it names change or
+    changed hands ("Kofi Mensah stepped down as owner of the billing gateway.", "The
+    billing gateway is unowned as of today.", "Yesterday Zara Quinn took over the billing
+    gateway."): the verifier keeps it as a change to someone it does not name."""
+    if not _CHANGE_OF_HANDS.search(unicodedata.normalize("NFKC", sentence).casefold()):
+        return []
+    services = template(sentence, org).ids(SERVICE)
+    return [OwnershipFact(record.id, service, "", sentence) for service in services]
+
+
+# Words saying a service changes or changed hands (or has no owner), whoever the sentence
+# names: read as such only where no pattern read who owns it.
+_CHANGE_OF_HANDS = re.compile(
+    r"\b(?:take|takes|took|taken|taking) (?:\w+ ){0,5}over\b"
+    r"|\bhand(?:s|ed|ing)? (?:\w+ ){0,5}over\b"
+    r"|\bstep(?:s|ped|ping)? (?:down|aside)\b|\bunowned\b|\bownerless\b|\bno (?:longer|owner)\b"
+    r"|\bnew owner\b|\bchang\w* hands\b|\breassign\w*\b"
+    r"|\bownership\b.{0,60}\b(?:transfer\w*|pass\w*|mov\w*|chang\w*)\b"
+)
 
 
 def unlisted_owners(record: Record, org: Org) -> tuple[OwnershipFact, ...]:
