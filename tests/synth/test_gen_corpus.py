@@ -4,10 +4,13 @@ and its truth file agrees with what `brain ask` answers after ingestion."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
+import yaml
 
 from companybrain.config import Settings
 from companybrain.errors import InputError
@@ -56,10 +59,41 @@ def test_ingests_without_rejections_and_answers_match_the_truth(
     assert report.rejected == []
     assert report.stored == 2000
     questions = load_questions(corpus / "truth" / "questions.jsonl")
-    assert len(questions) == 20  # one question a service at this size
+    kinds = Counter(q["expect"]["tool"] for q in questions)
+    # one ownership question a service at this size; every ADR chain it wrote and people
+    assert kinds == {"owner_of": 20, "trace_decision": 20, "person_or_team": 8}
     result = run(store, settings, questions)
     failures = [(r.id, r.problems) for r in result.results if not r.passed]
     assert failures == []
+
+
+def test_decision_truth_is_the_chain_the_adr_files_state(tmp_path: Path) -> None:
+    """The chains in truth/ are read again from the ADRs written, by their `supersedes`
+    and `at`: whole when asked now, cut at the day asked about before."""
+    made = generate(tmp_path / "c", people=50, records=6000, seed=4, questions=0)
+    fronts = [
+        yaml.safe_load(path.read_text().split("---\n")[1])
+        for path in (made.out / "records" / "adr").glob("ADR-*.md")
+    ]
+    at = {f["id"]: datetime.fromisoformat(f["at"]) for f in fronts}
+    newer = {f["supersedes"][0]: f["id"] for f in fronts if f.get("supersedes")}
+    older = {n: o for o, n in newer.items()}
+    assert len(newer) == len(older)  # replaced once at most: one chain per decision
+    cut = longest = 0
+    asked = load_questions(made.out / "truth" / "questions.jsonl")
+    for q in [q for q in asked if q["expect"]["tool"] == "trace_decision"]:
+        adr = q["expect"]["subject"]
+        while adr in newer:
+            adr = newer[adr]
+        whole = [adr]
+        while whole[-1] in older:
+            whole.append(older[whole[-1]])
+        day = datetime.fromisoformat(q["now"])
+        assert q["expect"]["chain"] == [a for a in whole if at[a] <= day], q["id"]
+        assert all(at[n] > at[o] for n, o in pairwise(whole))
+        cut += len(q["expect"]["chain"]) < len(whole)
+        longest = max(longest, len(whole))
+    assert cut and longest >= 3
 
 
 def test_the_cli_refuses_a_folder_that_is_not_empty(run_cli, corpus: Path) -> None:  # type: ignore[no-untyped-def]
@@ -74,9 +108,11 @@ def test_the_cli_writes_a_corpus(run_cli, tmp_path: Path) -> None:  # type: igno
     assert result.exit_code == 0, result.output
     assert "wrote 300 records" in result.output
     assert (out / "org.yaml").exists() and (out / "truth" / "questions.jsonl").exists()
-    # 100 questions asked, one a service: fewer services say so
-    asked = len((out / "truth" / "questions.jsonl").read_text().splitlines())
-    assert asked < 100 and f"note: {asked} questions, not 100" in result.output
+    # 100 ownership questions asked, one a service: fewer services say so
+    lines = (out / "truth" / "questions.jsonl").read_text().splitlines()
+    asked = sum('"tool": "owner_of"' in line for line in lines)
+    assert asked < 100 and f"note: {asked} ownership questions, not 100" in result.output
+    assert f"truth: {asked} owner_of," in result.output
 
 
 def test_more_directory_snapshots_make_a_company_dense_in_claims(

@@ -22,6 +22,10 @@ OFFSETS = [UTC] + [timezone(timedelta(hours=h, minutes=m))
 CONFLICT_RATE = 0.03  # services that get two change controls naming different owners at once
 NOISY_OWNER_RATE = 0.12  # chat and mail that say (often wrongly) who owns something
 RESTRICTED_RATE = 0.03
+SUPERSEDE_RATE = 0.3  # ADRs that replace an earlier one
+MOTIVATED_RATE = 0.4  # ADRs that name a ticket as what motivated them
+MAX_CHAIN = 4  # decisions in one chain of replacements, well within what trace walks
+OPEN_HEADS = 1000  # the latest ADRs not yet replaced that a new one may replace
 
 
 def iso(moment: datetime, rng: random.Random) -> str:
@@ -53,7 +57,15 @@ class Stream:
             self.team_services.setdefault(s.team, []).append(s)
         self.tickets: deque[tuple[str, datetime, str]] = deque(maxlen=500)
         self.chats: deque[tuple[str, datetime, str]] = deque(maxlen=200)
-        self.adrs: list[str] = []
+        # Decision chains: each ADR is replaced at most once and only by a later one, so
+        # that what replaced what has one answer the truth can state. Kept for the truth:
+        # about one record in a hundred is an ADR, a few bytes each.
+        self.adr_ids: list[str] = []
+        self.adr_at: dict[str, datetime] = {}
+        self.heads: dict[str, tuple[datetime, int]] = {}  # not replaced yet: at, chain length
+        self.older: dict[str, str] = {}  # newer -> the ADR it replaces
+        self.newer: dict[str, str] = {}  # older -> the ADR that replaced it
+        self.motivations: dict[str, str] = {}  # ADR -> the ticket that motivated it
         # service -> [(effective, owner)] decided before anything is written
         self.history: dict[str, list[tuple[datetime, str]]] = {}
 
@@ -258,7 +270,7 @@ class Stream:
         rid, at, svc = f"ADR-{n:07d}", self._when(), self._service()
         topic = self.rng.choice(names.TOPICS).removeprefix("the ")
         raw: dict[str, Any] = {
-            "id": rid, "kind": "adr", "at": iso(at, self.rng), "author": self._person().id,
+            "id": rid, "kind": "adr", "author": self._person().id,
             "title": f"Standardise {topic} for the {svc.name}", "status": "accepted",
             "about": [svc.id],
             "text": f"# {rid}\n\n## Context\n\nThe {svc.name} "
@@ -266,9 +278,34 @@ class Stream:
                     f"## Decision\n\nWe will standardise {topic} for the {svc.name} and review "
                     "it every quarter.\n\n## Consequences\n\nMore process, fewer surprises.\n",
         }  # fmt: skip
-        if self.adrs and self.rng.random() < 0.3:
-            raw["supersedes"] = [self.rng.choice(self.adrs)]
-        self.adrs.append(rid)
-        if len(self.adrs) > 1000:
-            self.adrs.pop(0)
-        return raw
+        length = 1
+        if self.heads and self.rng.random() < SUPERSEDE_RATE:
+            older = self.rng.choice(list(self.heads))
+            older_at, older_length = self.heads[older]
+            if older_length < MAX_CHAIN and older_at + timedelta(days=1) < START + SPAN:
+                del self.heads[older]
+                at = max(at, older_at + timedelta(days=1))  # a decision replaces an earlier one
+                raw["supersedes"] = [older]
+                self.older[rid], self.newer[older] = older, rid
+                length = older_length + 1
+        if self.tickets and self.rng.random() < MOTIVATED_RATE:
+            ticket, ticket_at, _svc = self.rng.choice(self.tickets)
+            if ticket_at <= at:
+                raw["motivated_by"] = [ticket]
+                self.motivations[rid] = ticket
+        self.adr_ids.append(rid)
+        self.adr_at[rid] = at
+        self.heads[rid] = (at, length)
+        if len(self.heads) > OPEN_HEADS:
+            del self.heads[next(iter(self.heads))]
+        return raw | {"at": iso(at, self.rng)}
+
+    def chain(self, adr: str) -> list[str]:
+        """The chain of replacements `adr` is in, newest first."""
+        newest = adr
+        while newest in self.newer:
+            newest = self.newer[newest]
+        out = [newest]
+        while out[-1] in self.older:
+            out.append(self.older[out[-1]])
+        return out

@@ -1,13 +1,15 @@
 """Write a synthetic company to a corpus folder: org.yaml, records.jsonl (streamed a line at
 a time), ADRs as Markdown files under records/adr/, and what the generator knows to be true:
 expected.json (owner of every service at `now`) and truth/questions.jsonl (ownership
-questions at several times, in the format `brain eval questions` reads; outside the corpus
-root, whose *.jsonl files are records)."""
+questions at several times, what replaced a decision, who a person is and who is on a team,
+in the format `brain eval questions` reads; outside the corpus root, whose *.jsonl files
+are records)."""
 
 from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -21,6 +23,9 @@ from companybrain.synth.records import Stream
 
 Progress = Callable[[int, int], None]
 NOW = START + SPAN + timedelta(days=1)
+DECISION_QUESTIONS = 20  # at most; three in four about a decision that replaced or was replaced
+PEOPLE_QUESTIONS = 5
+TEAM_QUESTIONS = 3
 
 
 @dataclass(frozen=True)
@@ -30,7 +35,7 @@ class Generated:
     services: int
     records: int
     claims: int
-    questions: int
+    questions: dict[str, int]  # questions in truth/ by question type
     counts: dict[str, int]
 
 
@@ -92,7 +97,7 @@ def _z(moment: datetime) -> str:
 
 def _write_truth(
     out: Path, company: Any, stream: Stream, rng: random.Random, questions: int, seed: int
-) -> int:
+) -> dict[str, int]:
     owners = []
     for svc in company.services:
         owners.append({"service": svc.id, "name": svc.name, **company.truth(svc.id, NOW)})
@@ -105,19 +110,76 @@ def _write_truth(
         "owners": owners,
     }  # fmt: skip
     (out / "expected.json").write_text(json.dumps(truth, indent=1, ensure_ascii=False) + "\n")
-    chosen = rng.sample(company.services, min(questions, len(company.services)))
+    items = [
+        *_ownership_questions(company, rng, questions),
+        *_decision_questions(stream, rng),
+        *_people_questions(company, rng),
+    ]
     (out / "truth").mkdir(exist_ok=True)
     with (out / "truth" / "questions.jsonl").open("w", encoding="utf-8") as lines:
-        for n, svc in enumerate(chosen, start=1):
-            when = NOW if n % 2 else START + timedelta(days=rng.randrange(1, SPAN.days))
-            got = company.truth(svc.id, when)
-            expect: dict[str, Any] = {"tool": "owner_of", "subject": svc.id,
-                                      "status": got["status"]}  # fmt: skip
-            if got["status"] == "answered":
-                expect |= {"owner": got["owner"], "citations": got["records"]}
-            else:
-                expect["refusal"] = got["refusal"]
-            item = {"id": f"own-{n:04d}", "question": f"Who owns the {svc.name}?",
-                    "now": _z(when), "as": None, "expect": expect}  # fmt: skip
+        for item in items:
             lines.write(json.dumps(item, ensure_ascii=False) + "\n")
-    return len(chosen)
+    return dict(Counter(item["expect"]["tool"] for item in items))
+
+
+def _ownership_questions(company: Any, rng: random.Random, count: int) -> list[dict[str, Any]]:
+    """Who owns a service, now or on a day in the past, as the ownership history says."""
+    items = []
+    chosen = rng.sample(company.services, min(count, len(company.services)))
+    for n, svc in enumerate(chosen, start=1):
+        when = NOW if n % 2 else START + timedelta(days=rng.randrange(1, SPAN.days))
+        got = company.truth(svc.id, when)
+        expect: dict[str, Any] = {"tool": "owner_of", "subject": svc.id,
+                                  "status": got["status"]}  # fmt: skip
+        if got["status"] == "answered":
+            expect |= {"owner": got["owner"], "citations": got["records"]}
+        else:
+            expect["refusal"] = got["refusal"]
+        items.append({"id": f"own-{n:04d}", "question": f"Who owns the {svc.name}?",
+                      "now": _z(when), "as": None, "expect": expect})  # fmt: skip
+    return items
+
+
+def _decision_questions(stream: Stream, rng: random.Random) -> list[dict[str, Any]]:
+    """What replaced a decision, or what it replaced: the whole chain of replacements it is
+    in, newest first, with every ticket that motivated one of them; every other question
+    on a day between the decision and now, when the chain holds only what was written by
+    then."""
+    linked = [a for a in stream.adr_ids if a in stream.older or a in stream.newer]
+    alone = [a for a in stream.adr_ids if a not in stream.older and a not in stream.newer]
+    some = min(len(linked), DECISION_QUESTIONS * 3 // 4)
+    chosen = rng.sample(linked, some) + rng.sample(
+        alone, min(len(alone), DECISION_QUESTIONS - some)
+    )
+    items = []
+    for n, adr in enumerate(chosen, start=1):
+        when = NOW
+        if n % 4 in (2, 3):
+            days = (NOW - stream.adr_at[adr]).days
+            when = stream.adr_at[adr] + timedelta(days=rng.randrange(1, max(2, days)))
+        chain = [a for a in stream.chain(adr) if stream.adr_at[a] <= when]
+        motivated = [stream.motivations[a] for a in chain if a in stream.motivations]
+        question = f"What replaced {adr}?" if n % 2 else f"What did {adr} replace?"
+        expect = {"tool": "trace_decision", "subject": adr, "status": "answered",
+                  "chain": chain, "motivated_by": motivated, "citations": chain}  # fmt: skip
+        items.append({"id": f"dec-{n:04d}", "question": question, "now": _z(when),
+                      "as": None, "expect": expect})  # fmt: skip
+    return items
+
+
+def _people_questions(company: Any, rng: random.Random) -> list[dict[str, Any]]:
+    """Who a person is and who is on a team, as org.yaml says."""
+    items = []
+    people = rng.sample(company.people, min(PEOPLE_QUESTIONS, len(company.people)))
+    for n, person in enumerate(people, start=1):
+        expect = {"tool": "person_or_team", "subject": person.id, "status": "answered",
+                  "person": person.id}  # fmt: skip
+        items.append({"id": f"who-{n:04d}", "question": f"Who is {person.name}?",
+                      "now": _z(NOW), "as": None, "expect": expect})  # fmt: skip
+    teams = rng.sample(company.teams, min(TEAM_QUESTIONS, len(company.teams)))
+    for n, (team, name, _lead) in enumerate(teams, start=1):
+        expect = {"tool": "person_or_team", "subject": team, "status": "answered",
+                  "team": team}  # fmt: skip
+        items.append({"id": f"team-{n:04d}", "question": f"Who is on the {name} team?",
+                      "now": _z(NOW), "as": None, "expect": expect})  # fmt: skip
+    return items

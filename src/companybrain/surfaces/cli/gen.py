@@ -75,8 +75,10 @@ def gen_corpus_cmd(
         f"{made.services} services to {out}; {made.claims} ownership statements; "
         f"check answers with: brain eval questions {out / 'truth' / 'questions.jsonl'}"
     )
-    if made.questions < questions:  # one question a service at most
+    asked = ", ".join(f"{n} {tool}" for tool, n in made.questions.items())
+    click.echo(f"truth: {asked} questions")
+    if made.questions.get("owner_of", 0) < questions:  # one question a service at most
         click.echo(
-            f"note: {made.questions} questions, not {questions}: one a service, and there are "
-            f"{made.services} services"
+            f"note: {made.questions.get('owner_of', 0)} ownership questions, not {questions}: "
+            f"one a service, and there are {made.services} services"
         )
