@@ -98,6 +98,20 @@ _PART = re.compile(
     r"|team|integration|client|sdk|schema|certificates?|certs|review|audit|spec|design|rfc)"
     r"(?!\S)"
 )
+# Straight after the services someone is said to own, a verb makes the last of them the
+# subject of a clause of its own: in "Bo owns the search index and the billing gateway is
+# unowned" (or "..., and the billing gateway moves to Cy") Bo owns the search index only.
+_PREDICATE = re.compile(
+    r" (?:is|are|was|were|has|have|had|will|shall|remains|stays|goes|moves|passes|transfers"
+    r"|changes|becomes|needs|gets|keeps|belongs|lacks|does|did)(?!\S)"
+)
+_LAST_ITEM = re.compile(rf" (?:(?:and|or|as well as) )?(?:the )?<s:{_ID}>$")
+# Likewise the first of the services a clause says are owned by someone is the object of
+# the owning verb before it: in "Bo owns the billing gateway and the search index is owned
+# by Cy" Cy owns the search index only.
+_OBJECT_OF = re.compile(r"(?:^|\s)(?:owns|own|over) (?:the )?$")
+_LEADS = frozenset(("", "the ", "our ", "its ", "their "))  # a pattern's words before its list
+_FIRST_ITEM = re.compile(rf"^<s:{_ID}>(?: (?:(?:and|or|as well as) )?(?:the )?|$)")
 # Every pattern above holds one of these (as part of a word, or "go"/"goes" as a word), so a
 # sentence without any is not templated: finding its names is most of the cost of a record.
 WORDING = re.compile(
@@ -209,9 +223,16 @@ def sentence_owners(t: Template) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for pattern in (*CURRENT, *FORMER):
         for m in pattern.finditer(text):
-            if m.end("slist") == m.end() and _PART.match(text, m.end()):
-                continue  # what is owned is a part of the services, not they
-            services = [s for k, s in MARKER.findall(m.group("slist")) if k == SERVICE]
+            slist = m.group("slist")
+            if m.end("slist") == m.end():
+                if _PART.match(text, m.end()):
+                    continue  # what is owned is a part of the services, not they
+                if _PREDICATE.match(text, m.end()):  # "... and the ledger is unowned"
+                    slist = _LAST_ITEM.sub("", slist)
+            lead = text[m.start() : m.start("slist")]
+            if lead in _LEADS and _OBJECT_OF.search(text, 0, m.start("slist")):
+                slist = _FIRST_ITEM.sub("", slist)  # "owns the ledger and the X is owned by"
+            services = [s for k, s in MARKER.findall(slist) if k == SERVICE]
             old = m.groupdict().get("oldspan") or ""
             owners = [p for k, p in MARKER.findall(f"{m.group('p')} {old}") if k == PERSON]
             pairs += [(s, p) for s in services for p in owners]
