@@ -44,3 +44,21 @@ def load(store: Store, settings: Settings, tmp_path: Path, text: str, **front: A
     """The directory, and CC-7 saying `text` (written `WRITTEN`, with `front` matter)."""
     files = {"dir.md": DIRECTORY, "cc.md": change(text, **{"at": WRITTEN, **front})}
     ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
+
+
+# The same story with two services: the directory also names Ana Ruiz for the search index.
+DIRECTORY_TWO = md(
+    {"id": "dir-1", "kind": "service_directory", "at": "2026-03-01T08:00:00Z"},
+    "| Service | Owner |\n| --- | --- |\n| Billing Gateway | Kofi Mensah |\n"
+    "| Search Index | Ana Ruiz |\n",
+)
+
+
+def load_two(store: Store, settings: Settings, tmp_path: Path, text: str, **front: Any) -> None:
+    """The two-service directory, and CC-7 saying `text` (written `WRITTEN`)."""
+    files = {"dir.md": DIRECTORY_TWO, "cc.md": change(text, **{"at": WRITTEN, **front})}
+    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
+
+
+def owner_on(store: Store, settings: Settings, service: str, day: str) -> Answer:
+    return ask(store, settings, f"Who owns the {service} on {day}?", now=NOW)

@@ -13,28 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
-from companybrain.ingest.pipeline import ingest
-from companybrain.model.answer import Answer
-from tests.ask.handover import NOW, TEAM_ORG, WRITTEN, change, owner
-from tests.ingest.corpus_builder import md, write_corpus
-
-DIRECTORY = md(
-    {"id": "dir-1", "kind": "service_directory", "at": "2026-03-01T08:00:00Z"},
-    "| Service | Owner |\n| --- | --- |\n| Billing Gateway | Kofi Mensah |\n"
-    "| Search Index | Ana Ruiz |\n",
-)
-
-
-def load(store: Store, settings: Settings, tmp_path: Path, text: str) -> None:
-    files = {"dir.md": DIRECTORY, "cc.md": change(text, at=WRITTEN)}
-    ingest(store, write_corpus(tmp_path / "c", files, org=TEAM_ORG), settings)
-
-
-def on(store: Store, settings: Settings, service: str, day: str) -> Answer:
-    return ask(store, settings, f"Who owns the {service} on {day}?", now=NOW)
+from tests.ask.handover import load_two as load
+from tests.ask.handover import owner
+from tests.ask.handover import owner_on as on
 
 
 @pytest.mark.parametrize(

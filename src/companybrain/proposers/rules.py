@@ -10,7 +10,15 @@ import unicodedata
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal
 from companybrain.model.records import Org, Record
 from companybrain.policy import segments, unknown_owner, wording
-from companybrain.policy.mentions import MARKER, PERSON, SERVICE, Template, marker, template
+from companybrain.policy.mentions import (
+    CLAUSE_END,
+    MARKER,
+    PERSON,
+    SERVICE,
+    Template,
+    marker,
+    template,
+)
 from companybrain.policy.text import quote_in
 
 NAME = "rules"
@@ -162,30 +170,56 @@ def propose(record: Record, org: Org) -> Proposal:
                     if quote_in(both, record.text):
                         pairs.append((service, owner))
                         add(service, owner, both)
-            if not pairs:
-                unread += _unread_change(unit.text, record, org)
+            unread += _unread_change(unit.text, record, org, {s for s, _ in pairs})
         before = unit if unit.kind == segments.SENTENCE else None
     return Proposal(
         record.id, tuple(found.values()), _decisions(record, units), NAME, unread=tuple(unread)
     )
 
 
-def _unread_change(sentence: str, record: Record, org: Org) -> list[OwnershipFact]:
-    """A sentence no pattern read an owner from that says the services it names change or
-    changed hands ("Kofi Mensah stepped down as owner of the billing gateway.", "The
-    billing gateway is unowned as of today.", "Yesterday Zara Quinn took over the billing
-    gateway."): the verifier keeps it as a change to someone it does not name."""
+def _unread_change(sentence: str, record: Record, org: Org, read: set[str]) -> list[OwnershipFact]:
+    """For the services of a sentence no pattern read an owner of (those not in `read`),
+    where a clause naming one says it changes or changed hands ("Kofi Mensah stepped down
+    as owner of the billing gateway.", "The billing gateway is unowned as of today.",
+    "Yesterday Zara Quinn took over the billing gateway.", "Bo owns the search index and the
+    billing gateway is unowned."): the verifier keeps it as a change to someone it does not
+    name. Not for a part of a service, nor for a clause about something else ("Bo took
+    over the on-call rota, so ask him about the billing gateway alerts")."""
     if not _CHANGE_OF_HANDS.search(unicodedata.normalize("NFKC", sentence).casefold()):
         return []
-    services = template(sentence, org).ids(SERVICE)
-    return [OwnershipFact(record.id, service, "", sentence) for service in services]
+    services: list[str] = []
+    for clause in _change_clauses(template(sentence, org)):
+        text = " ".join(clause)
+        if not _CHANGE_OF_HANDS.search(text):
+            continue
+        for m in MARKER.finditer(text):
+            if m.group(1) == SERVICE and m.group(2) not in read and not _PART.match(text, m.end()):
+                services.append(m.group(2))
+    return [OwnershipFact(record.id, s, "", sentence) for s in dict.fromkeys(services)]
 
+
+def _change_clauses(t: Template) -> list[list[str]]:
+    """A sentence's clauses, split at punctuation and at a joining word that does not join
+    services into a list ("the billing gateway and the search index")."""
+    out: list[list[str]] = [[]]
+    tokens = t.tokens
+    for i, token in enumerate(tokens):
+        joins = token in _JOINS and not _LISTED.match(" ".join(tokens[i + 1 : i + 3]))
+        if token in CLAUSE_END or joins:
+            out.append([])
+        else:
+            out[-1].append(token)
+    return [c for c in out if c]
+
+
+_JOINS = frozenset(("and", "but", "so", "while", "whereas"))
+_LISTED = re.compile(r"(?:the |our |its )?<s:")
 
 # Words saying a service changes or changed hands (or has no owner), whoever the sentence
 # names: read as such only where no pattern read who owns it.
 _CHANGE_OF_HANDS = re.compile(
-    r"\b(?:take|takes|took|taken|taking) (?:\w+ ){0,5}over\b"
-    r"|\bhand(?:s|ed|ing)? (?:\w+ ){0,5}over\b"
+    r"\b(?:take|takes|took|taken|taking) (?:\S+ ){0,5}over\b"
+    r"|\bhand(?:s|ed|ing)? (?:\S+ ){0,5}over\b"
     r"|\bstep(?:s|ped|ping)? (?:down|aside)\b|\bunowned\b|\bownerless\b|\bno (?:longer|owner)\b"
     r"|\bnew owner\b|\bchang\w* hands\b|\breassign\w*\b"
     r"|\bownership\b.{0,60}\b(?:transfer\w*|pass\w*|mov\w*|chang\w*)\b"
