@@ -17,7 +17,10 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _FIELD = re.compile(
-    r"^[\s>*_`-]*(?P<key>[A-Za-z][A-Za-z /]{0,30}?)[*_`]*\s*:[*_`]*\s+(?P<value>\S.*)$"
+    r"^[\s>*_`-]*(?P<key>[A-Za-z][A-Za-z /]{0,30}?"
+    # a key naming what it gives the owner of: "Ownership of the billing gateway: Bo"
+    r"|(?i:owner(?:ship|s)?|point of contact|review contact|poc) (?:of|for) [A-Za-z][\w /-]{0,60}?)"
+    r"[*_`]*\s*:[*_`]*\s+(?P<value>\S.*)$"
 )
 _SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
 _SPACE = re.compile(r"\s+")
@@ -39,6 +42,7 @@ OWNER_FIELD = re.compile(
     r"^(?:(?:service|system|current|new|previous|former) )?(?:owner|owners|owned by"
     r"|point of contact|review contact|poc)\b"
     r"|^(?:[\w-]+ ){0,4}(?:owner|owners|ownership)$"  # "Billing gateway owner:", "Ownership:"
+    r"|^(?:ownership|point of contact|review contact|poc) (?:of|for) "  # "Ownership of X:"
 )
 
 

@@ -157,8 +157,8 @@ def _role(header: str) -> str | None:
         return None  # "Owner since": when, not who ("1 May 2026" names no "May")
     if re.search(r"\b(?:owner|owners|owned by|point of contact|review contact|poc)\b", h):
         return "owner"
-    if re.search(r"\bownership$", h):  # "Billing gateway ownership: Bo" ("... transfer": when)
-        return "owner"
+    if re.search(r"\bownership$|^ownership (?:of|for)\b", h):  # "Billing gateway ownership"
+        return "owner"  # ("Ownership transfer": when)
     if re.search(r"\b(?:service|system|component)\b", h):
         return "service"
     return None

@@ -382,6 +382,7 @@ def _from_row(unit: segments.Unit, org: Org) -> list[tuple[str, str]]:
 # ownership"): its service is the one it names, never the record's.
 _NAMED_KEY = re.compile(
     r"^(?!(?:service|system|current|new) )(?:[\w-]+ ){1,4}(?:owner|owners|ownership)$"
+    r"|^(?:owner|owners|ownership|point of contact|review contact|poc) (?:of|for) "
 )
 
 
