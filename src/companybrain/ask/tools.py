@@ -18,6 +18,7 @@ from companybrain.policy import expertise, ownership, search_rank
 from companybrain.policy.access import Viewer, can_see, query_scope, visible
 from companybrain.policy.text import normalise, quote_in
 from companybrain.policy.time import QuestionTime, format_instant
+from companybrain.repo.links import NEVER_IN_FORCE
 
 T = TypeVar("T")
 
@@ -291,6 +292,10 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
     links = [(r["newer"], r["older"]) for r in ask_q.supersession_links(ctx.store, subject.id)]
     ids = sorted({subject.id, *(i for link in links for i in link)})
     details = {d["id"]: d for d in ask_q.decision_details(ctx.store, ids)}
+    # A decision rejected, withdrawn or only proposed replaces nothing (as in a repository's
+    # log, repo/links.py): "supersedes: [ADR-1]" in a proposal does not make it the decision
+    # in force, nor ADR-1 replaced.
+    links = [(new, old) for new, old in links if not _never_in_force(details.get(new))]
     if subject.id not in details:
         return ctx.refused(
             "trace_decision", subject, RefusalCode.NOT_IN_GRAPH, f"{subject.id} is not a decision"
@@ -373,6 +378,11 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
         ],
     }
     return ctx.answered("trace_decision", subject, result, citations=_dedupe(citations))
+
+
+def _never_in_force(decision: Row | None) -> bool:
+    status = str((decision or {}).get("status") or "")
+    return status.strip().lower() in NEVER_IN_FORCE
 
 
 def chain_positions(
