@@ -14,7 +14,7 @@ from companybrain.errors import StoreError
 from companybrain.graph.connection import Row, Store
 from companybrain.graph.queries import ask_q
 from companybrain.model.answer import Answer, Citation, Outranked, RefusalCode
-from companybrain.policy import expertise, ownership, search_rank
+from companybrain.policy import expertise, ownership, search_rank, stopped
 from companybrain.policy.access import Viewer, can_see, query_scope, visible
 from companybrain.policy.text import normalise, quote_in
 from companybrain.policy.time import QuestionTime, format_instant
@@ -337,6 +337,14 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
             f"{circle}: the records contradict each other about which decision is newer",
             citations=_dedupe([c for did in cycle for c in stated(did)]),
         )
+    if refusal := _never_stopped(ctx, subject, details[subject.id], positions):
+        return ctx.refused(
+            "trace_decision",
+            subject,
+            RefusalCode.NO_CLAIM,
+            refusal,
+            citations=stated(subject.id),
+        )
     chain = sorted(positions, key=lambda i: (positions[i], -(details[i].get("at_ms") or 0)))
     # A status is the record's as it is now: asked about a day before the decision that
     # superseded it, "superseded" is not what it was then (and what it was is not kept).
@@ -378,6 +386,31 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
         ],
     }
     return ctx.answered("trace_decision", subject, result, citations=_dedupe(citations))
+
+
+def _never_stopped(
+    ctx: AskContext, subject: Entity, decision: Row, positions: dict[str, int]
+) -> str | None:
+    """Why "why did we stop X?" is not answered by `decision`, else None: nothing newer in
+    the chain replaces it, its record does not call it superseded, and it does not stop X
+    itself, so its motivation is why X was started (the chain would be cited as why)."""
+    words = stopped.asks_why_stopped(ctx.question)
+    status = str(decision.get("status") or "").strip().lower()
+    statement = f"{decision.get('title') or ''} {decision.get('quote') or ''}"
+    if (
+        words is None
+        or any(p < 0 for p in positions.values())
+        # (a status is the record's as it is now, not as it was on a day asked about)
+        or (status in stopped.ENDED_STATUSES and ctx.time.phrase is None)
+        or stopped.stops_what_is_asked(ctx.question, statement)
+    ):
+        return None
+    said = f", {status}" if status and status not in stopped.ENDED_STATUSES else ""
+    return (
+        f'the question asks why something was stopped ("{words}"), but no record you may see '
+        f"says that {subject.id} ({subject.name}{said}) was stopped or replaced by "
+        f"{ctx.as_of}, nor does it stop that itself: its reasons are why it was adopted"
+    )
 
 
 def _never_in_force(decision: Row | None) -> bool:
