@@ -310,6 +310,83 @@ def test_an_owner_of_what_owner_of_refused_is_withheld(
 
 
 @pytest.mark.parametrize(
+    ("prose", "reason"),
+    [
+        (
+            "Nadia Petrov owns the billing gateway and the search index [dir-2026-09].",
+            "calls someone the owner of what an owner_of answer of this run gives to another",
+        ),
+        (
+            "Nadia Petrov owns the search index and the billing gateway [dir-2026-09].",
+            "calls someone the owner of what an owner_of answer of this run gives to another",
+        ),
+        (
+            "The billing gateway and the search index are owned by Nadia Petrov [dir-2026-09].",
+            "calls someone the owner of what an owner_of answer of this run gives to another",
+        ),
+        (  # by an alias, not the name an owner_of answer gave
+            "Nadia Petrov owns BGW [dir-2026-09].",
+            "calls someone the owner of what an owner_of answer of this run gives to another",
+        ),
+        (
+            "Nadia Petrov owns the search index [dir-2026-09] and BGW [CC-1047].",
+            "calls someone the owner of what an owner_of answer of this run gives to another",
+        ),
+        (  # the vault's owner_of refused CONFLICT
+            "Kofi Mensah owns the billing gateway and the secrets vault [CC-1047].",
+            "calls someone the owner of what an owner_of answer of this run names no owner for",
+        ),
+    ],
+)
+def test_each_subject_a_sentence_gives_an_owner_is_checked_for_that_owner(
+    demo: Store,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+    prose: str,
+    reason: str,
+) -> None:
+    """Kofi owns the billing gateway, Nadia the search index, and the vault's owner_of
+    refused. A sentence naming two subjects was checked as one: an owner of either passed as
+    the owner of both, beside a real citation; a subject named by an alias was no subject."""
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(
+        tool_call("owner_of", {"subject": "billing-gw"}),
+        tool_call("owner_of", {"subject": "search index"}, call_id="call_2"),
+        tool_call("owner_of", {"subject": "secrets vault"}, call_id="call_3"),
+        text(prose),
+    )
+    question = "Who owns BGW, the search index and the vault?"
+    out = ask_agent(demo, model_settings, question, now=NOW, max_steps=4)
+    assert [s.answer.status for s in out.steps if s.answer] == ["answered", "answered", "refused"]
+    assert (out.status, out.text_by, out.reason) == ("withheld", "template", reason)
+    assert prose not in out.text
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "Nadia Petrov owns the search index and Kofi Mensah owns the billing gateway [CC-1047].",
+        "Kofi Mensah owns BGW [CC-1047]; Nadia Petrov owns the search index [dir-2026-09].",
+        "The billing gateway is owned by Kofi Mensah [CC-1047], while Nadia Petrov owns the "
+        "search index [dir-2026-09].",
+    ],
+)
+def test_owners_of_two_subjects_may_each_be_named_in_one_sentence(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer, prose: str
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(
+        tool_call("owner_of", {"subject": "billing-gw"}),
+        tool_call("owner_of", {"subject": "search index"}, call_id="call_2"),
+        text(prose),
+    )
+    out = ask_agent(demo, model_settings, "Who owns BGW and the search index?", now=NOW)
+    assert (out.status, out.text, out.reason) == ("answered", prose, None)
+
+
+@pytest.mark.parametrize(
     "prose",
     [
         "The billing gateway moved from Ines Halvorsen to Kofi Mensah [CC-1047].",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -665,8 +665,9 @@ def _unquoted(text: str, evidence: Evidence) -> str:
 
 def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) -> list[str]:
     """A name the answer calls an owner must be one an owner_of answer of this run names as
-    owner, and of what the sentence names, when it names a subject of this run: citing a
-    record does not make an invented, previous or outranked owner the owner."""
+    owner, and of everything its claim names (by any name) that an owner_of answer of this
+    run gave an owner or refused one: citing a record does not make an invented, previous or
+    outranked owner the owner, nor the owner of one service the owner of the next."""
     plain = _unquoted(text, evidence)
     subjects = [n for it in evidence.values() for n in it.owner_of]
     answered = {it.owner_of[0] for it in evidence.values() if it.owner_of}  # what has owners
@@ -674,12 +675,14 @@ def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) ->
     unowned = {n for it in evidence.values() if it.unowned for n in (it.id, *it.names)}
     unowned |= {n for e in known if e.id in unowned for n in e.names}
     unowned -= set(subjects)
+    key = _subject_keys(known)
+    ways = _subject_names([*subjects, *unowned], key, known)
+    no_owner = {key(s) for s in unowned} - {key(s) for s in subjects}
     holds = _holds(subjects, known)
     persons = lru_cache(maxsize=1)(lambda: _persons(plain, subjects, known))
     for a, b in _sentences(plain, []):
         sentence = plain[a:b]
         named = [s for s in subjects if names_in(sentence, [s])]
-        refused = not named and any(names_in(sentence, [s]) for s in unowned)
         people = [
             m
             for p in (_IN_CHARGE, *_PERSON_OWNER_CLAIMS, *holds)
@@ -687,28 +690,13 @@ def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) ->
             if _person_like(m.group(1), known)
         ]
         claims = [*(m for p in _OWNER_CLAIMS for m in p.finditer(sentence)), *people]
-        said = [g for m in claims for g in m.groups() if g]
+        said = [(m.start(), m.end(), [g for g in m.groups() if g]) for m in claims]
         for m in _PRONOUN_OWNER.finditer(sentence):
             before = [name for at, name in persons() if at < a + m.start()]
-            said += before[-1:]
-        for name in said:
-            owners = [it for it in evidence.values() if it.owner_of and _names_person(name, it)]
-            if not owners:
-                failures.append(
-                    "calls someone the owner whom no owner_of answer of this run names as the owner"
-                )
-                continue
-            owned = [s for it in owners for s in it.owner_of]
-            if named and not any(s in owned for s in named):
-                failures.append(
-                    "calls someone the owner of what an owner_of answer of this run gives to "
-                    "another"
-                )
-            if refused:  # "Cy owns the billing gateway", whose owner_of was refused
-                failures.append(
-                    "calls someone the owner of what an owner_of answer of this run names no "
-                    "owner for"
-                )
+            said.append((m.start(), m.end(), before[-1:]))
+        for part, names in _claim_parts(sentence, said):
+            what = {key for key, ns in ways.items() if names_in(part, ns)}
+            failures += _owners_of(names, what, no_owner, evidence, key)
         # Saying the owner is not, or that there is none, of what an owner_of answer gave.
         denied = [
             it for pattern in _OWNER_DENIALS for m in pattern.finditer(sentence)
@@ -719,6 +707,90 @@ def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) ->
         if _NO_OWNER.search(sentence) and (named or len(answered) == 1):
             failures.append("says there is no owner where an owner_of answer of this run gave one")
     return failures
+
+
+def _owners_of(
+    names: Sequence[str],
+    what: set[str],
+    no_owner: set[str],
+    evidence: Evidence,
+    key: Callable[[str], str],
+) -> list[str]:
+    """What is wrong with calling `names` the owners of `what` (subjects, by key): each must
+    be an owner an owner_of answer of this run gave; one alone must own all of `what`, and
+    several together ("Darius and Marek own the ledger and the event bus") each a part of it
+    and all of it between them; none of it may be what an owner_of answer named no owner
+    for."""
+    failures = []
+    owns: list[set[str]] = []
+    for name in names:
+        owners = [it for it in evidence.values() if it.owner_of and _names_person(name, it)]
+        if not owners:
+            failures.append(
+                "calls someone the owner whom no owner_of answer of this run names as the owner"
+            )
+            continue
+        owns.append({key(s) for it in owners for s in it.owner_of})
+    if not owns:
+        return failures
+    given = what - no_owner
+    if any(given and not given & o for o in owns) or given - set().union(*owns):
+        failures.append(
+            "calls someone the owner of what an owner_of answer of this run gives to another"
+        )
+    if what & no_owner:  # "Cy owns the billing gateway", whose owner_of was refused
+        failures.append(
+            "calls someone the owner of what an owner_of answer of this run names no owner for"
+        )
+    return failures
+
+
+def _subject_keys(known: Sequence[Named]) -> Callable[[str], str]:
+    """What stands for a subject named by its id, name or alias: the id of what the graph
+    knows by it, else the name itself."""
+    ids = {fold_name(n): e.id for e in known for n in (*e.names, e.id)}
+    return lambda name: ids.get(fold_name(name), name)
+
+
+def _subject_names(
+    subjects: Iterable[str], key: Callable[[str], str], known: Sequence[Named]
+) -> dict[str, tuple[str, ...]]:
+    """Every way the answer may name each of `subjects` ("BGW" too), by its key."""
+    ways: dict[str, set[str]] = {}
+    for s in subjects:
+        ways.setdefault(key(s), {key(s)}).add(s)
+    for e in known:
+        if e.id in ways:
+            ways[e.id].update(e.names)
+    return {k: tuple(ns) for k, ns in ways.items()}
+
+
+# Where one owner claim of a sentence ends and the next begins: the last comma, semicolon
+# or conjunction between them.
+_CLAIM_BREAK = re.compile(r"[,;]|\b(?:and|but|while|whilst|whereas)\b", re.I)
+
+
+def _claim_parts(
+    sentence: str, claims: Sequence[tuple[int, int, list[str]]]
+) -> list[tuple[str, list[str]]]:
+    """Each owner claim of `sentence` (start, end, names called owners) with the part of the
+    sentence it speaks of: "Cy owns the search index and Bo owns the billing gateway" gives
+    each their own service; "Cy owns the billing gateway and the search index" gives Cy
+    both. Claims that overlap are one; two with no break between them both get the whole
+    sentence."""
+    merged: list[tuple[int, int, list[str]]] = []
+    for start, end, names in sorted(claims, key=lambda c: c[0]):
+        if merged and start < merged[-1][1]:
+            s0, e0, n0 = merged[-1]
+            merged[-1] = (s0, max(e0, end), [*n0, *names])
+        else:
+            merged.append((start, end, list(names)))
+    starts, ends = [0] * len(merged), [len(sentence)] * len(merged)
+    for i in range(len(merged) - 1):
+        cuts = list(_CLAIM_BREAK.finditer(sentence, merged[i][1], merged[i + 1][0]))
+        if cuts:
+            ends[i] = starts[i + 1] = cuts[-1].start()
+    return [(sentence[s:e], c[2]) for s, e, c in zip(starts, ends, merged, strict=True)]
 
 
 def _holds(subjects: Sequence[str], known: Sequence[Named]) -> list[re.Pattern[str]]:
