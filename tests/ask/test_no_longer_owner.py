@@ -8,6 +8,7 @@ MISSING_PROVENANCE, citing it, naming no one."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from companybrain.ingest.pipeline import ingest
 from companybrain.model.answer import Answer, RefusalCode
 from tests.ask.handover import DIRECTORY, TEAM_ORG, change
 from tests.ingest.corpus_builder import write_corpus
+from tests.support.model_server import ScriptedModelServer, tool_call
 
 NOW = "2026-07-01T00:00:00Z"
 
@@ -97,3 +99,67 @@ def test_other_talk_of_the_service_changes_nothing(
     text = "Kofi Mensah will present the billing gateway roadmap on Friday."
     _, after, _ = answers(store, settings, tmp_path, text)
     assert after.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+
+
+KOFI_ROW = "| Billing Gateway | Kofi Mensah |"
+
+
+def _reads_the_directory_only(request: dict[str, Any]) -> dict[str, Any]:
+    """A model that reads the directory's row, and in the change control no owner: as told,
+    it reports no previous owner, and "stepped down" or "unowned" name none."""
+    user = request["messages"][-1]["content"]
+    row = [{"service": "billing-gateway", "owner": "kofi", "quote": KOFI_ROW}]
+    return tool_call("record_facts", {"ownership": row if KOFI_ROW in user else []})
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Kofi Mensah no longer owns the billing gateway.", "no longer owns it"),
+        ("Kofi Mensah used to own the billing gateway.", "no longer owns it"),
+        ("Kofi Mensah stepped down as owner of the billing gateway.", "in words the rules"),
+        ("Kofi Mensah is no longer the owner of the billing gateway.", "in words the rules"),
+        ("The billing gateway is unowned as of today.", "in words the rules"),
+        ("Yesterday Zara Quinn took over the billing gateway.", "in words the rules"),
+    ],
+)
+def test_a_model_that_reads_no_owner_in_a_change_of_hands_gets_the_same_refusal(
+    store: Store,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+    tmp_path: Path,
+    text: str,
+    why: str,
+) -> None:
+    """The rules keep these as a change of hands to someone the record does not name; a
+    model proposer that proposed nothing for them (as its prompt asks for a sentence naming
+    no owner, or only a previous one) kept nothing, and the directory's Kofi answered for
+    every day after the change control, citing the directory."""
+    llm = model_settings.with_(home=tmp_path / "home", proposer="model")
+    model_server.play(_reads_the_directory_only, _reads_the_directory_only)
+    before, after, later = answers(store, llm, tmp_path, text)
+    assert before.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+    for answer in (after, later):
+        assert answer.refusal is not None and answer.result is None
+        assert answer.refusal.code is RefusalCode.MISSING_PROVENANCE
+        assert [(c.record, c.quote) for c in answer.citations] == [("CC-7", text)]
+        assert why in answer.refusal.message
+
+
+def test_a_new_owner_the_model_reads_answers_after_a_change_of_hands(
+    store: Store, model_settings: Settings, model_server: ScriptedModelServer, tmp_path: Path
+) -> None:
+    """What code adds beside a model's reading is a refusal only where the model named no
+    owner of the service."""
+    text = "Kofi Mensah stepped down as owner of the billing gateway. Cora Ng owns it now."
+
+    def reads_cora(request: dict[str, Any]) -> dict[str, Any]:
+        if KOFI_ROW in request["messages"][-1]["content"]:
+            return _reads_the_directory_only(request)
+        cora = {"service": "billing-gateway", "owner": "cora", "quote": text}
+        return tool_call("record_facts", {"ownership": [cora]})
+
+    llm = model_settings.with_(home=tmp_path / "home", proposer="model")
+    model_server.play(reads_cora, reads_cora)
+    _, after, _ = answers(store, llm, tmp_path, text)
+    assert after.result == {"owner": {"id": "cora", "name": "Cora Ng"}}

@@ -36,8 +36,9 @@ class ModelProposer:
 
     def __call__(self, record: Record, org: Org) -> Proposal:
         proposal = self._propose(record, org)
-        unlisted = rules.unlisted_owners(record, org)
-        return replace(proposal, ownership=proposal.ownership + unlisted) if unlisted else proposal
+        code = rules.beside_a_model(record, org)
+        added = tuple(f for f in code.ownership if f not in proposal.ownership)
+        return replace(proposal, ownership=proposal.ownership + added, unread=code.unread)
 
     def _propose(self, record: Record, org: Org) -> Proposal:
         digest = record_digest(record, prompts.PROMPT_VERSION)

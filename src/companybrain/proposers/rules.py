@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal
 from companybrain.model.records import Org, Record
@@ -226,11 +227,25 @@ _CHANGE_OF_HANDS = re.compile(
 )
 
 
-def unlisted_owners(record: Record, org: Org) -> tuple[OwnershipFact, ...]:
-    """The facts `propose` finds that name an owner org.yaml does not list, or no owner
-    (a vacant row). A model is given the listed ids only and asked to name no one else, so
-    a hand-over to a new hire would be lost on that path: the model proposer adds these."""
-    return tuple(f for f in propose(record, org).ownership if org.person(f.owner) is None)
+def beside_a_model(record: Record, org: Org) -> Proposal:
+    """What `propose` reads that a model is not asked for, for the model proposer to add
+    to its reading, so that a sentence gets the same treatment whoever proposes:
+
+    - facts naming an owner org.yaml does not list, or no owner (a vacant row): a model is
+      given the listed ids only and asked to name no one else, so a hand-over to a new hire
+      would be lost;
+    - someone a sentence says no longer owns a service ("Kofi Mensah no longer owns the
+      billing gateway."): a model is told never to report a previous owner, and without the
+      verifier's refusal of it the change of hands is lost (the owner before answers on);
+    - changes of hands no pattern reads an owner from (`unread`)."""
+    read = propose(record, org)
+    ownership = tuple(
+        f
+        for f in read.ownership
+        if org.person(f.owner) is None
+        or (f.service, f.owner) in sentence_owners(template(f.quote, org), FORMER)
+    )
+    return Proposal(record.id, ownership, proposer=NAME, unread=read.unread)
 
 
 def may_state_ownership(sentence: str) -> bool:
@@ -249,15 +264,18 @@ def _fold(text: str) -> str:
     return " ".join(text.lower().replace("'", " ").split())
 
 
-def sentence_owners(t: Template) -> list[tuple[str, str]]:
-    """(service, person) pairs a sentence states, current and former owners alike."""
+def sentence_owners(
+    t: Template, patterns: Sequence[re.Pattern[str]] = (*CURRENT, *FORMER)
+) -> list[tuple[str, str]]:
+    """(service, person) pairs a sentence states, current and former owners alike (or
+    those of `patterns` only)."""
     text = t.text
     if "<p:" not in text or "<s:" not in text:
         return []  # every pattern needs a person and a service
     if "," in t.tokens or " and " in text or " or " in text:
         text = _known_items(t)
     pairs: list[tuple[str, str]] = []
-    for pattern in (*CURRENT, *FORMER):
+    for pattern in patterns:
         for m in pattern.finditer(text):
             slist = m.group("slist")
             if m.end("slist") == m.end():
