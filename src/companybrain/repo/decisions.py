@@ -238,7 +238,8 @@ def parse_adr(path: str, text: str) -> DecisionEntry | None:
     if isinstance(fm_status, str):
         sup = _SUPERSEDE_LINE.search(fm_status)
         if sup and sup.group("dir").lower().startswith(("superseded", "replaced")):
-            superseded_by += _refs_in(sup.group("rest"), 1, lines[0] if lines else "")
+            at = _key_line(lines, "status", body_start)
+            superseded_by += _refs_in(sup.group("rest"), at, lines[at - 1].strip())
     for key, into in (("supersedes", supersedes), ("superseded_by", superseded_by),
                       ("superseded-by", superseded_by)):  # fmt: skip
         into += _front_matter_refs(fm.get(key), key, lines, body_start)

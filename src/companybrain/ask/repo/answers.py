@@ -127,6 +127,20 @@ def cite_line(row: Row, line_no: int | None = None) -> Citation:
     )
 
 
+def cite_said(row: Row, line_no: int, quote: str) -> Citation:
+    """The line of a decision that says `quote`: one of its text's lines, or, for a line
+    before its text (an ADR's front matter: `superseded_by: ADR-7`), that line as quoted."""
+    if line_of(row, line_no) or not quote:
+        return cite_line(row, line_no)
+    return Citation(
+        record=row["id"],
+        kind="decision",
+        at=row.get("recorded_at"),
+        quote=quote,
+        lines=(line_no, line_no),
+    )
+
+
 def cite_quote(row: Row, quote: str, kind: str = "decision") -> Citation:
     """The decision and a quote from it, with the lines that hold the quote."""
     span = locate(quote, row.get("text") or "", int(row.get("line_start") or 1))

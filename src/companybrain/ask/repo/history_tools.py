@@ -116,7 +116,7 @@ def trace(
             )
             holder = by_id.get(edge["recorded_in"]) if edge and edge.get("recorded_in") else None
             if edge and holder and edge.get("line"):
-                out.append(answers.cite_line(holder, int(edge["line"])))
+                out.append(answers.cite_said(holder, int(edge["line"]), edge.get("quote") or ""))
             elif edge and edge.get("quote") and holder:
                 out.append(answers.cite_quote(holder, edge["quote"]))
         return out
