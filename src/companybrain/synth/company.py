@@ -29,6 +29,10 @@ class Person:
     name: str
     team: str
 
+    @property
+    def groups(self) -> tuple[str, ...]:
+        return (self.team, "eng")
+
 
 @dataclass(frozen=True)
 class Service:
@@ -46,6 +50,7 @@ class Claim:
     record: str
     kind: str
     effective: datetime
+    acl: tuple[str, ...] = ()  # the groups that may see its record; () for everyone
 
     @property
     def rank(self) -> tuple[int, datetime]:
@@ -67,9 +72,16 @@ class Company:
     def add_claim(self, claim: Claim) -> None:
         self.claims.setdefault(claim.service, []).append(claim)
 
-    def truth(self, service: str, at: datetime) -> dict[str, object]:
-        """What the ownership rules answer for `service` at `at`, from the claims written."""
-        current = [c for c in self.claims.get(service, []) if c.effective <= at]
+    def truth(
+        self, service: str, at: datetime, groups: frozenset[str] | None = None
+    ) -> dict[str, object]:
+        """What the ownership rules answer for `service` at `at`, from the claims written
+        (those of records someone in `groups` may see; None: everyone's)."""
+        current = [
+            c
+            for c in self.claims.get(service, [])
+            if c.effective <= at and (groups is None or not c.acl or groups & set(c.acl))
+        ]
         if not current or max(AUTHORITY[c.kind] for c in current) < MIN_AUTHORITY:
             code = "NO_CLAIM" if not current else "LOW_AUTHORITY"
             return {"status": "refused", "refusal": code}
@@ -170,7 +182,7 @@ def org_mapping(company: Company) -> dict[str, object]:
                 "name": p.name,
                 "team": p.team,
                 "email": f"{p.id}@synthetic.example",
-                "groups": [p.team, "eng"],
+                "groups": list(p.groups),
             }
             for p in company.people
         ],

@@ -3,7 +3,9 @@
 
 Ownership statements of authority 60 or more come only from service directories and change
 controls, whose owners the generator decides first; chat, mail and wiki add noise (stale
-or wrong owners, at authorities the rules always outrank once a directory exists)."""
+or wrong owners, at authorities the rules always outrank once a directory exists). A tenth
+of the change controls, and a few chats and mails, are for one team only: the truth of
+who owns a service depends on who asks."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ OFFSETS = [UTC] + [timezone(timedelta(hours=h, minutes=m))
 CONFLICT_RATE = 0.03  # services that get two change controls naming different owners at once
 NOISY_OWNER_RATE = 0.12  # chat and mail that say (often wrongly) who owns something
 RESTRICTED_RATE = 0.03
+RESTRICTED_CHANGE_RATE = 0.1  # change controls only the service's team may see
 SUPERSEDE_RATE = 0.3  # ADRs that replace an earlier one
 MOTIVATED_RATE = 0.4  # ADRs that name a ticket as what motivated them
 MAX_CHAIN = 4  # decisions in one chain of replacements, well within what trace walks
@@ -55,6 +58,7 @@ class Stream:
         self.team_services: dict[str, list[Service]] = {}
         for s in company.services:
             self.team_services.setdefault(s.team, []).append(s)
+        self.said: Claim | None = None  # the ownership claim of the record being made
         self.tickets: deque[tuple[str, datetime, str]] = deque(maxlen=500)
         self.chats: deque[tuple[str, datetime, str]] = deque(maxlen=200)
         # Decision chains: each ADR is replaced at most once and only by a later one, so
@@ -150,12 +154,16 @@ class Stream:
                 f"{effective.date().isoformat()}, {who} owns the {svc.name}. "
                 "On-call rotation follows at the next cycle."
             )
-        self.c.add_claim(Claim(svc.id, new, rid, "change_control", effective))
-        return {
+        # Some are for the service's team only: until the next directory says so, no one
+        # else may learn of the change, and their answer is the one before it.
+        acl = (svc.team,) if self.rng.random() < RESTRICTED_CHANGE_RATE else ()
+        self.c.add_claim(Claim(svc.id, new, rid, "change_control", effective, acl))
+        raw = {
             "id": rid, "kind": "change_control", "at": iso(at, self.rng),
             "effective_at": iso(effective, self.rng), "author": self._person().id,
             "title": f"{svc.name} ownership change", "about": [svc.id], "text": text,
         }  # fmt: skip
+        return raw | {"acl": list(acl)} if acl else raw
 
     def _directory(self, team: str, snapshot: int) -> dict[str, Any]:
         at = START + self.every * snapshot
@@ -179,16 +187,20 @@ class Stream:
         if kind == "comment" and not self.tickets:
             kind = "ticket"
         maker = getattr(self, f"_{kind}")
+        self.said = None
         raw: dict[str, Any] = maker(n)
         if kind in ("chat", "email") and self.rng.random() < RESTRICTED_RATE:
             raw["acl"] = [self.people[raw["author"]].team]
+            if self.said:  # what it says of an owner is for that team too
+                self.said.acl = tuple(raw["acl"])
         return raw
 
     def _noisy_owner(self, svc: Service, at: datetime, rid: str, kind: str) -> str:
         """Someone said to own `svc`: the right owner half the time, else anyone."""
         right = self.owner_at(svc.id, at)
         who = right if self.rng.random() < 0.5 else self._person().id
-        self.c.add_claim(Claim(svc.id, who, rid, kind, at))
+        self.said = Claim(svc.id, who, rid, kind, at)
+        self.c.add_claim(self.said)
         return self.people[who].name
 
     def _chat(self, n: int) -> dict[str, Any]:

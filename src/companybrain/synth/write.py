@@ -1,9 +1,9 @@
 """Write a synthetic company to a corpus folder: org.yaml, records.jsonl (streamed a line at
 a time), ADRs as Markdown files under records/adr/, and what the generator knows to be true:
 expected.json (owner of every service at `now`) and truth/questions.jsonl (ownership
-questions at several times, what replaced a decision, who a person is and who is on a team,
-in the format `brain eval questions` reads; outside the corpus root, whose *.jsonl files
-are records)."""
+questions at several times, some asked by people a change control is hidden from; what
+replaced a decision; who a person is and who is on a team; in the format `brain eval
+questions` reads, outside the corpus root, whose *.jsonl files are records)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from companybrain.synth.records import Stream
 
 Progress = Callable[[int, int], None]
 NOW = START + SPAN + timedelta(days=1)
+ACCESS_QUESTIONS = 10  # at most; half asked by someone outside the team, half by one in it
 DECISION_QUESTIONS = 20  # at most; three in four about a decision that replaced or was replaced
 PEOPLE_QUESTIONS = 5
 TEAM_QUESTIONS = 3
@@ -112,6 +113,7 @@ def _write_truth(
     (out / "expected.json").write_text(json.dumps(truth, indent=1, ensure_ascii=False) + "\n")
     items = [
         *_ownership_questions(company, rng, questions),
+        *_access_questions(company, rng),
         *_decision_questions(stream, rng),
         *_people_questions(company, rng),
     ]
@@ -137,6 +139,31 @@ def _ownership_questions(company: Any, rng: random.Random, count: int) -> list[d
             expect["refusal"] = got["refusal"]
         items.append({"id": f"own-{n:04d}", "question": f"Who owns the {svc.name}?",
                       "now": _z(when), "as": None, "expect": expect})  # fmt: skip
+    return items
+
+
+def _access_questions(company: Any, rng: random.Random) -> list[dict[str, Any]]:
+    """Who owns a service the day after a change control only its team may see, asked by
+    someone outside the team (told the owner the records they may see name) and by
+    someone in it."""
+    hidden = [c for claims in company.claims.values() for c in claims
+              if c.acl and c.kind == "change_control" and c.effective < NOW]  # fmt: skip
+    items = []
+    for n, claim in enumerate(rng.sample(hidden, min(len(hidden), ACCESS_QUESTIONS)), start=1):
+        svc = next(s for s in company.services if s.id == claim.service)
+        inside = [p for p in company.people if p.team == svc.team]
+        outside = [p for p in company.people if p.team != svc.team]
+        asker = rng.choice(outside if n % 2 and outside else inside)
+        when = min(NOW, claim.effective + timedelta(days=1))
+        got = company.truth(svc.id, when, frozenset(asker.groups))
+        expect: dict[str, Any] = {"tool": "owner_of", "subject": svc.id,
+                                  "status": got["status"]}  # fmt: skip
+        if got["status"] == "answered":
+            expect |= {"owner": got["owner"], "citations": got["records"]}
+        else:
+            expect["refusal"] = got["refusal"]
+        items.append({"id": f"acc-{n:04d}", "question": f"Who owns the {svc.name}?",
+                      "now": _z(when), "as": asker.id, "expect": expect})  # fmt: skip
     return items
 
 
