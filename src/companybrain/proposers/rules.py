@@ -171,6 +171,8 @@ def propose(record: Record, org: Org) -> Proposal:
                     if quote_in(both, record.text):
                         pairs.append((service, owner))
                         add(service, owner, both)
+                if not pairs and quote_in(both, record.text):  # "He took it over."
+                    unread += _unread_it(before.text, unit.text, both, record, org)
             unread += _unread_change(unit.text, record, org, {s for s, _ in pairs})
         before = unit if unit.kind == segments.SENTENCE else None
     return Proposal(
@@ -197,6 +199,40 @@ def _unread_change(sentence: str, record: Record, org: Org, read: set[str]) -> l
             if m.group(1) == SERVICE and m.group(2) not in read and not _PART.match(text, m.end()):
                 services.append(m.group(2))
     return [OwnershipFact(record.id, s, "", sentence) for s in dict.fromkeys(services)]
+
+
+def _unread_it(
+    before: str, sentence: str, both: str, record: Record, org: Org
+) -> list[OwnershipFact]:
+    """A sentence naming no service, whose one "it" or "its" is a service the sentence
+    `before` names, where it says that service changes hands, or who owns it without a name
+    ("Kofi Mensah presented the billing gateway. He took it over last week."): who "he" is
+    cannot be read, nor which service "it" is when the sentence before names several, so
+    it is a change of each to someone the record does not name (quoted with the sentence
+    before, `both`)."""
+    t = template(sentence, org)
+    its = [i for i, token in enumerate(t.tokens) if token in ("it", "its")]
+    if "<s:" in t.text or len(its) != 1:
+        return []
+    text = t.text
+    at = len(" ".join(w for w in t.tokens[: its[0] + 1] if w not in CLAUSE_END))
+    if _PART.match(text, at) or not (
+        _CHANGE_OF_HANDS.search(text) or (_SOMEONE.search(text) and wording.states_ownership(text))
+    ):
+        return []  # "He took its on-call over", "He liked it"
+    return [OwnershipFact(record.id, s, "", both) for s in _whole_services(before, org)]
+
+
+def _whole_services(sentence: str, org: Org) -> list[str]:
+    """The services `sentence` names, but for those it names a part of ("the billing
+    gateway roadmap"): what "it" in the next sentence may be."""
+    text = template(sentence, org).text
+    found = (m for m in MARKER.finditer(text) if m.group(1) == SERVICE)
+    return list(dict.fromkeys(m.group(2) for m in found if not _PART.match(text, m.end())))
+
+
+# Someone a sentence does not name: "He owns it now."
+_SOMEONE = re.compile(r"\b(?:he|she|they|him|her|them|someone|somebody)\b")
 
 
 def _change_clauses(t: Template) -> list[list[str]]:
@@ -324,7 +360,7 @@ def _pronoun_pairs(before: str, sentence: str, org: Org) -> list[tuple[str, str]
     if "<p:" not in t.text or "<s:" in t.text:
         return []
     its = [i for i, token in enumerate(t.tokens) if token in ("it", "its")]
-    named = template(before, org).ids(SERVICE) if len(its) == 1 else []
+    named = _whole_services(before, org) if len(its) == 1 else []
     if len(named) != 1:
         return []
     tokens = list(t.tokens)
