@@ -219,20 +219,33 @@ _RELEASED = re.compile(r"\bno longer\b|\bnot\b.{0,40}\bany ?more\b|\bused to\b|\
 def _without_others(sentence: str, fact: OwnershipFact, org: Org) -> str:
     """`sentence` with its clauses about another service only, and not the claim's owner,
     blanked: "Bo owns the billing gateway, and Cy takes over the search index from 1 June"
-    does not date Bo's claim."""
-    if not effective.may_say_when(sentence) or _CLAUSE.search(sentence) is None:
+    (or "last week") does not date Bo's claim. A part joined by a bare "and" is a clause of
+    its own only when it names someone ("Bo owns the billing gateway and Cy takes over the
+    search index next month"): in "Bo took over the billing gateway and the search index
+    last week" it is an item of a list, and its time is the claim's."""
+    if _CLAUSE.search(sentence) is None or not (
+        effective.may_say_when(sentence)
+        or effective.may_tell_a_past(sentence)
+        or effective.may_name_a_stretch(sentence)
+    ):
         return sentence
+    parts = _CLAUSE.split(sentence)  # clauses, and the words between them
     kept = []
-    for clause in _CLAUSE.split(sentence):
-        words = template(clause, org)
-        named = words.ids(SERVICE)
-        other = named and fact.service not in named and fact.owner not in words.ids(PERSON)
-        kept.append(" " * len(clause) if other else clause)
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            words = template(part, org)
+            named, people = words.ids(SERVICE), words.ids(PERSON)
+            bare = any(0 <= j < len(parts) and _BARE.fullmatch(parts[j]) for j in (i - 1, i + 1))
+            if named and fact.service not in named and fact.owner not in people:
+                part = " " * len(part) if people or not bare else part
+        kept.append(part)
     return "".join(kept)
 
 
 # Where a sentence's clauses part: a semicolon, or a comma before "and", "but", "while" ...
-_CLAUSE = re.compile(r"(;|,\s+(?:and|but|while|whereas)\b)", re.I)
+# (or those words alone, `_BARE`).
+_CLAUSE = re.compile(r"(;|,\s+(?:and|but|while|whereas)\b|\s+(?:and|but|while|whereas)\s+)", re.I)
+_BARE = re.compile(r"\s+(?:and|but|while|whereas)\s+", re.I)
 
 
 def _title_about(service: str, record: Record, org: Org) -> str:
