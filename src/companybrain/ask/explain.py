@@ -129,6 +129,11 @@ def _experts(result: dict[str, Any], subject: str) -> str:
     text = f"Who knows the {subject}, from the records: " + "; ".join(parts) + "."
     if result.get("warning"):
         text += f" Warning, {result['warning']}."
+    if former := result.get("former"):
+        text += (
+            f" The records also show work by {', '.join(former)}, no longer in the "
+            "organisation (org.yaml): not someone to ask."
+        )
     return text
 
 

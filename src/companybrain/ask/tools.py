@@ -245,8 +245,8 @@ def who_knows(ctx: AskContext, subject: Entity) -> Answer:
     # else took part (the same records' other people).
     here = [p for p in paths if ctx.catalog.get(p.person, PERSON) is not None]
     scored = expertise.score_experts(here)
+    gone = sorted({p.name or p.person for p in paths} - {p.name or p.person for p in here})
     if not scored:
-        gone = sorted({p.name or p.person for p in paths} - {p.name or p.person for p in here})
         left = f" (only {', '.join(gone)}, who are no longer in the organisation)" if gone else ""
         return ctx.refused(
             "who_knows",
@@ -261,12 +261,16 @@ def who_knows(ctx: AskContext, subject: Entity) -> Answer:
     result: dict[str, Any] = {"experts": [e.to_dict() for e in top], "bus_factor": factor}
     if factor == 1:
         alone = len(ranked) == 1
+        # (people who left appear there too: "only" is said of those still here)
+        among = " of the people in the organisation" if gone else ""
         result["warning"] = (
-            f"bus factor 1: only {top[0].name} appears in the records about {subject.name}"
+            f"bus factor 1: only {top[0].name}{among} appears in the records about {subject.name}"
             if alone
             else f"bus factor 1: {top[0].name} holds more than half of what the records show "
             f"about {subject.name}"
         )
+    if gone:  # the work they did is in the records; the answer says whose it was
+        result["former"] = gone
     kinds = {r.record: r.kind for r in paths}
     records = _dedupe([rec for e in top for rec in e.records])
     citations = [Citation(record=rec, kind=kinds.get(rec)) for rec in records]
