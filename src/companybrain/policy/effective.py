@@ -731,7 +731,11 @@ def _stated_around(
             if not s.marked:
                 if is_title and s.dated and s.unreadable is None and not _agrees(s, at, tz):
                     # "Billing gateway handover 1 May 2026": the change's day, or a meeting's?
-                    (unsure if to_come else maybe).append(replace(s, origin=origin))
+                    if to_come:
+                        unsure.append(replace(s, origin=origin))
+                    elif not _OTHER_DAY_TITLE.search(text) or _CHANGE_TITLE.search(text):
+                        maybe.append(replace(s, origin=origin))  # ("CAB minutes 1 May": its
+                        # meeting's day, past: what it records holds when written)
                 continue
             before = text[: s.where]
             firm = not other and bool(
@@ -770,6 +774,20 @@ def _stated_around(
             if stretch is not None:
                 vague = f'"{" ".join(stretch.group(0).split())}" {origin}'
     return tuple(found), tuple(unsure), vague, tuple(maybe)
+
+
+# A title naming what its day is of, other than a change ("CAB minutes 2026-05-08", "Weekly
+# sync notes 2026-05-08"), unless it names a change of hands too ("Handover meeting ...").
+_OTHER_DAY_TITLE = re.compile(
+    r"\b(?:minutes|notes|sync|meeting|standup|stand-up|agenda|retro|retrospective|review"
+    r"|report|summary|digest|newsletter|call|log|update|status|recap|1:1|one-on-one)\b",
+    re.I,
+)
+_CHANGE_TITLE = re.compile(
+    r"\b(?:hand\W?over|handing|transfer\w*|owner\w*|hands|reassign\w*|cut\W?over"
+    r"|take\W?over|taking over|successor|succession)\b",
+    re.I,
+)
 
 
 def _firm_before(text: str, later: re.Match[str]) -> bool:
