@@ -327,8 +327,8 @@ def effective_time(
         ),
         None,
     )
-    if found is None:
-        found = next((m for m, _ in periods), None)
+    if found is None:  # ("owns it from May", written 10 May: a start already past)
+        found = next((m for m, _ in periods if not _from_month_begun(rest, m, at, tz)), None)
     later = f'"{" ".join(found.group(0).split())}"' if found else vague
     if starts and later:  # "since 1 March 2026 Ben owns it; next month it moves to Cora"
         return (
@@ -393,6 +393,13 @@ def _month_begun(rest: str, later: re.Match[str], at: datetime, tz: str) -> bool
     if year is not None:
         return begun <= written
     return begun <= written and (written - begun).days <= _LATELY_DAYS
+
+
+def _from_month_begun(rest: str, m: re.Match[str], at: datetime, tz: str) -> bool:
+    """Is the stretch `m` a start said with "from", "as of", "starting" ... of a month begun
+    by the day `at` is in ("from May", written 10 May): a start already past, whose first
+    day the claim may have started on (not "in May": when in it is not said)."""
+    return bool(_FIRM_WORD.match(m.group(0))) and _month_begun(rest, m, at, tz)
 
 
 def _told_done(rest: str) -> bool:
