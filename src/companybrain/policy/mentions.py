@@ -22,6 +22,8 @@ MARKER = re.compile(r"<([ps]):([a-z0-9._-]+)>")
 _TOKEN = re.compile(r"[^\W_]+|[,;.!?()\[\]|:]")
 CLAUSE_END = frozenset(",;.!?()[]|:")
 _SPACED_DASH = re.compile(r"\s[-\u2012\u2013\u2014\u2015]+\s")  # "owns it — not Ines": a clause end
+# A Markdown link: its text, and its target in brackets (at most one level of them inside).
+_LINK = re.compile(r"\[([^\[\]\n]{1,200})\]\((?:[^()\s]|\([^()\s]*\)){0,500}\)")
 Names = tuple[tuple[str, tuple[str, ...]], ...]  # (id, names) per entity
 # One-word names that are also common words ("we will own it", "the dev box") name someone
 # only when written with a capital letter; every other name matches in any case.
@@ -102,6 +104,8 @@ class NameIndex:
 
     def _template(self, text: str) -> Template:
         text = _SPACED_DASH.sub(" ; ", unicodedata.normalize("NFKC", text))
+        if "](" in text:  # "[Bo Lind](mailto:bo@...)": the words shown, not where they lead
+            text = _LINK.sub(r"\1", text)
         cased = _TOKEN.findall(text)
         raw = [t.casefold() for t in cased]
         words = [i for i, t in enumerate(raw) if t not in CLAUSE_END]
