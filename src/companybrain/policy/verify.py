@@ -568,6 +568,9 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: boo
         standing = standing or wording.cell_standing(template(field[1], org), person.id)
     if not standing and _answered_no(sentence or fact.quote, record):
         standing = NOT_ASSERTED, 'in a question the record answers "no" to'
+    if not standing and row is None and field_role is None:  # "owns X or Y, I forget which"
+        said = template(injection.shown_text(sentence), org) if sentence else quote
+        standing = wording.alternative(said, service.id)
     if standing:
         check, as_what = standing
         raise Refused(check, f"the quote names {person.name} {as_what}, not as the owner")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from companybrain.policy.mentions import CLAUSE_END, PERSON, Template, marker
+from companybrain.policy.mentions import CLAUSE_END, PERSON, SERVICE, Template, marker
 
 # Words that state ownership, or a change of it, somewhere in a sentence.
 _CUE = re.compile(
@@ -200,6 +200,16 @@ def standing(quote: Template, owner: str) -> tuple[str, str] | None:
     if not verdicts or any(v is None for v in verdicts):
         return None
     return next(v for v in verdicts if v is not None)
+
+
+def alternative(quote: Template, service: str) -> tuple[str, str] | None:
+    """Does the quote name `service` only as one of alternatives ("owns the search index or
+    the billing gateway, I forget which", "either the billing gateway or the ledger")?
+    Then whoever it names owns one of them, not it. Returns (check, "as ...") or None."""
+    me = re.escape(marker(SERVICE, service))
+    if re.search(rf"{me} or\b|\b(?:either|or) (?:the |our |its )?{me}", quote.text):
+        return "not_asserted", "with the service as one of alternatives ('or')"
+    return None
 
 
 # In a table's owner cell, these say the service has no owner yet, whoever the cell names
