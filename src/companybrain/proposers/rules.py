@@ -115,6 +115,9 @@ _PREDICATE = re.compile(
     r"|changes|becomes|needs|gets|keeps|belongs|lacks|does|did)(?!\S)"
 )
 _LAST_ITEM = re.compile(rf" (?:(?:and|or|as well as) )?(?:the )?<s:{_ID}>$")
+# The last item of a list with an article of its own: a part named after it is its part only
+# ("owns the search index and the billing gateway roadmap", not "and billing gateway docs").
+_OWN_ITEM = re.compile(rf" (?:and|or|as well as) (?:the |our |its )<s:{_ID}>$")
 # Likewise the first of the services a clause says are owned by someone is the object of
 # the owning verb before it: in "Bo owns the billing gateway and the search index is owned
 # by Cy" Cy owns the search index only.
@@ -316,7 +319,9 @@ def sentence_owners(
             slist = m.group("slist")
             if m.end("slist") == m.end():
                 if _PART.match(text, m.end()):
-                    continue  # what is owned is a part of the services, not they
+                    if not _OWN_ITEM.search(slist):
+                        continue  # what is owned is a part of the services, not they
+                    slist = _LAST_ITEM.sub("", slist)  # "... and the billing gateway roadmap"
                 if _PREDICATE.match(text, m.end()):  # "... and the ledger is unowned"
                     slist = _LAST_ITEM.sub("", slist)
             lead = text[m.start() : m.start("slist")]
