@@ -16,7 +16,8 @@ _CUE = re.compile(
     r"|(?:take|takes|took|taken|taking) (?:(?:it|the|<s:[a-z0-9._-]+>) )*over"
     r"|hand(?:s|ed|ing)?\b.*\bover|handover"
     r"|hand(?:s|ed|ing)? (?:\S+ ){1,4}?to|transfer|transfers|transferred|transferring"
-    r"|point of contact|review contact|contact person|poc)\b"
+    r"|point of contact|review contact|contact person|poc|inherit|inherits|inherited"
+    r"|belongs? to)\b"
 )
 # In a clause, these make a named person a previous owner ("used to own", "previously").
 _PAST = re.compile(

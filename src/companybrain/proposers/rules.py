@@ -43,7 +43,10 @@ _ROLE = (
     r"|review contact"
     r"|contact person|poc)"
 )
-_IS = r"(?:is|are|will be|is now|becomes|became|has become|have become|remains|stays)"
+_IS = (
+    r"(?:is|are|will be|is now|becomes|became|has become|have become|remains|stays|has been"
+    r"|have been)"
+)
 _TAKE_OVER = r"(?:takes|take|took|has taken|have taken|is taking|will take) over"
 _MOVES = (
     r"(?:transfers|transferred|will transfer|moves|moved|will move|is moving|passes|passed"
@@ -72,8 +75,16 @@ _CURRENT = [
     rf"{_P} (?:{_ADV}{_IS} {_ADV}|as ){_ART}{_ROLE} (?:of|for) {_ART}{_SL}",
     # "BILLING-GW is owned by aria", "has been owned by Elif since March", "taken over by"
     rf"{_SL} {_AUX}(?:owned|co owned|jointly owned|taken over) by {_ADV}{_PL}",
-    # "Ben is the billing gateway owner"
-    rf"{_P} {_ADV}{_IS} {_ADV}{_ART}{_SL} {_ROLE}",
+    # "Ben is the billing gateway owner", "Ben is the billing gateway's new owner"
+    rf"{_P} {_ADV}{_IS} {_ADV}{_ART}{_SL} (?:s )?{_ROLE}",
+    # "Bo Lind assumed ownership of the billing gateway", "took over ownership of"
+    rf"{_PL} {_ADV}(?:(?:has |have |will )?(?:assumed|taken|assume|take)|assumes|takes|took"
+    rf"|is taking|is assuming) (?:over )?(?:the |full )?ownership (?:of|for) {_ART}{_SL}",
+    # "Bo Lind inherits the billing gateway (from Kofi)"
+    rf"{_PL} {_ADV}(?:inherits|inherit|inherited|has inherited|have inherited|will inherit)"
+    rf" {_ART}{_SL}",
+    # "The billing gateway now belongs to Bo Lind"
+    rf"{_SL} {_AUX}(?:belongs|belong) to {_ADV}{_P}",
     # "The point of contact for risk scoring is Zofia Kowalska"
     rf"{_ART}{_ROLE} (?:of|for) {_ART}{_SL} {_IS} {_ADV}{_P}",
     # "the billing gateway's owner is Kofi"
@@ -127,7 +138,7 @@ _FIRST_ITEM = re.compile(rf"^<s:{_ID}>(?: (?:(?:and|or|as well as) )?(?:the )?|$
 # Every pattern above holds one of these (as part of a word, or "go"/"goes" as a word), so a
 # sentence without any is not templated: finding its names is most of the cost of a record.
 WORDING = re.compile(
-    r"own|over|contact|poc|transfer|mov|pass|went|hand|giv|gave|reassign"
+    r"own|over|contact|poc|transfer|mov|pass|went|hand|giv|gave|reassign|inherit|belong"
     r"|(?<![^\W_])go(?:es)?(?![^\W_])"
 )
 _CHAT_DECISION = re.compile(
