@@ -185,8 +185,8 @@ def propose(record: Record, org: Org) -> Proposal:
                     if quote_in(both, record.text):
                         pairs.append((service, owner))
                         add(service, owner, both)
-                if not pairs and quote_in(both, record.text):  # "He took it over."
-                    unread += _unread_it(before.text, unit.text, both, record, org)
+                if not pairs and (it := _unread_it(before.text, unit.text, both, record, org)):
+                    unread += it if quote_in(both, record.text) else []  # "He took it over."
             unread += _unread_change(unit.text, record, org, {s for s, _ in pairs})
         before = unit if unit.kind == segments.SENTENCE else None
     return Proposal(
