@@ -461,6 +461,18 @@ def test_each_ownership_check_refuses_with_a_reason(
             "not_asserted",
         ),
         (
+            "Rumour has it Ben owns the billing gateway.",
+            "Rumour has it Ben owns the billing gateway.",
+            "ben",
+            "not_asserted",
+        ),
+        (
+            "It's rumoured Ben owns the billing gateway.",
+            "It's rumoured Ben owns the billing gateway.",
+            "ben",
+            "not_asserted",
+        ),
+        (
             "Ben owns the billing gateway. The old directory is wrong.",
             "Ben owns the billing gateway.",
             "ben",

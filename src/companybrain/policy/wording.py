@@ -59,7 +59,8 @@ _DISPUTED = re.compile(
     r"|incorrect|not true|untrue|false|outdated|out of date|no longer true|not the case"
     r"|a myth|a mistake)\b"
     r"|\b(?:it is|it s|it was) (?:a myth|not true|untrue|false|wrong|incorrect) that\b"
-    r"|\b(?:myth|rumou?r|misconception) that\b"
+    r"|\b(?:myth|rumou?r|misconception) that\b|\brumou?r(?:s)? (?:has|have) it\b"
+    r"|\b(?:it is|it s) rumou?red\b|\brumou?redly\b"
 )
 # Straight after a person, the "s" of a possessive and a word: what is named is theirs (a
 # team, a successor, a deputy), not them. "Kofi's the owner" is "Kofi is": not read so.
