@@ -84,7 +84,7 @@ class NameIndex:
         for kind, group in ((PERSON, people), (SERVICE, services)):
             for entity_id, names in group:
                 for name in names:
-                    words = tuple(fold_name(name).split())
+                    words = tuple(_plain(w) for w in fold_name(name).split())
                     if words:
                         entries.setdefault(words, set()).add(marker(kind, entity_id))
         self._names = {
@@ -107,7 +107,7 @@ class NameIndex:
         if "](" in text:  # "[Bo Lind](mailto:bo@...)": the words shown, not where they lead
             text = _LINK.sub(r"\1", text)
         cased = _TOKEN.findall(text)
-        raw = [t.casefold() for t in cased]
+        raw = [_plain(t.casefold()) for t in cased]
         words = [i for i, t in enumerate(raw) if t not in CLAUSE_END]
         out: list[str] = []
         done = 0  # raw tokens before this index are already in `out`
@@ -131,6 +131,13 @@ class NameIndex:
                 w += 1
         out.extend(raw[done:])
         return Template(tuple(out))
+
+
+def _plain(word: str) -> str:
+    """A folded word without its accents: "Zoe Akesson-Berg" names Zoë Åkesson-Berg."""
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 
 @lru_cache(maxsize=32)
