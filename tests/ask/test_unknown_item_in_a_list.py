@@ -43,3 +43,16 @@ def test_another_clause_is_not_an_item_of_the_list(
     text = "The billing gateway is down and the ledger is owned by Bo Lind."
     load_two(store, settings, tmp_path, text)
     assert owner(owner_on(store, settings, "billing gateway", "2026-05-10")) == "kofi"
+
+
+def test_words_after_a_person_are_no_item_of_a_list(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """ ", who" after a person was taken for an unknown item of a list and dropped, so "Kofi
+    Mensah, who owned the billing gateway, now owns ..." read "Kofi owned the billing
+    gateway" and kept it: Kofi named for the billing gateway citing the record that says
+    he no longer owns it."""
+    text = "Kofi Mensah, who owned the billing gateway, now owns the search index."
+    load_two(store, settings, tmp_path, text)
+    answer = owner_on(store, settings, "billing gateway", "2026-05-10")
+    assert "CC-7" not in [c.record for c in answer.citations]

@@ -350,7 +350,7 @@ def _known_items(t: Template) -> str:
     billing gateway, the ledger and the search index are owned by Bo" is read as "the
     billing gateway and the search index are owned by Bo" (the ledger, unknown, said
     nothing of the others before)."""
-    said = _UNKNOWN_ITEM.sub("", " ".join(t.tokens))
+    said = _UNKNOWN_ITEM.sub(r"\1", " ".join(t.tokens))
     return " ".join(w for w in said.split() if w not in CLAUSE_END)
 
 
@@ -362,7 +362,8 @@ _NOT_ITEM = (
     r"|the|not|no)(?![^\W_])"
 )
 _UNKNOWN_ITEM = re.compile(
-    rf"(?<=>){_SEP} (?:the |our |its )?(?:(?!{_NOT_ITEM})[^\W_]+ ){{0,2}}(?!{_NOT_ITEM})[^\W_]+"
+    rf"(<s:{_ID}>){_SEP} (?:the |our |its )?"
+    rf"(?:(?!{_NOT_ITEM})[^\W_]+ ){{0,2}}(?!{_NOT_ITEM})[^\W_]+"
     rf"(?={_SEP} (?:the |our |its )?<s:| ,? ?{_AUX}(?:owned|co owned|jointly owned|taken over"
     rf"|{_MOVES}) )"
 )
