@@ -461,6 +461,18 @@ def test_each_ownership_check_refuses_with_a_reason(
             "not_asserted",
         ),
         (
+            "Aria replaced Ben as owner of the billing gateway.",
+            "Aria replaced Ben as owner of the billing gateway.",
+            "ben",
+            "previous_owner",
+        ),
+        (
+            "Aria succeeds Ben as owner of the billing gateway.",
+            "Aria succeeds Ben as owner of the billing gateway.",
+            "ben",
+            "previous_owner",
+        ),
+        (
             "Rumour has it Ben owns the billing gateway.",
             "Rumour has it Ben owns the billing gateway.",
             "ben",

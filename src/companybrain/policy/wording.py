@@ -92,6 +92,11 @@ _ASKING = frozenset(
         "have had who whom whose what which"
     ).split()
 )
+# Right before a person, these make them the one someone else replaces as owner.
+_REPLACED = re.compile(
+    r"\b(?:replaces|replaced|replacing|succeeds|succeeded|succeeding|relieves|relieved"
+    r"|relieving|stands in for|stood in for)$"
+)
 # After a person, these make them the giver of a transfer, not its receiver.
 _GIVES = re.compile(
     r"\b(?:hand|hands|handed|handing|transfer|transfers|transferred|passes"
@@ -247,6 +252,8 @@ def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
     after = " ".join(clause[at + 1 : nxt])
     if re.search(r"\bfrom(?: the)?(?: previous| old| former)?(?: owner)?$", near):
         return "previous_owner", "as the one ownership moves away from"
+    if m := _REPLACED.search(near):  # "Bo replaced Kofi as owner of the billing gateway"
+        return "previous_owner", f"as the one replaced ({m.group()!r})"
     if re.search(r"\b(?:was|were|previously|formerly|ex|prev|before)$", near):
         return "previous_owner", f"as a previous owner ({near.rsplit(' ', 1)[-1]!r})"
     scope = f"{near} {after}"

@@ -47,6 +47,10 @@ _IS = (
     r"(?:is|are|will be|is now|becomes|became|has become|have become|remains|stays|has been"
     r"|have been)"
 )
+_SUCCEEDS = (
+    r"(?:replaces|replaced|has replaced|have replaced|will replace|is replacing|succeeds"
+    r"|succeeded|has succeeded|will succeed|is succeeding|relieves|relieved|has relieved)"
+)
 _TAKE_OVER = r"(?:takes|take|took|has taken|have taken|is taking|will take) over"
 _MOVES = (
     r"(?:transfers|transferred|will transfer|moves|moved|will move|is moving|passes|passed"
@@ -80,6 +84,10 @@ _CURRENT = [
     # "Bo Lind assumed ownership of the billing gateway", "took over ownership of"
     rf"{_PL} {_ADV}(?:(?:has |have |will )?(?:assumed|taken|assume|take)|assumes|takes|took"
     rf"|is taking|is assuming) (?:over )?(?:the |full )?ownership (?:of|for) {_ART}{_SL}",
+    # "Bo Lind replaced Kofi Mensah as owner of the billing gateway" (Kofi: proposed by the
+    # "as owner of" form, refused by the verifier as the one replaced)
+    rf"{_PL} {_ADV}{_SUCCEEDS} <p:{_ID}> as {_ART}{_ROLE} (?:of|for) {_ART}{_SL}",
+    rf"{_PL} {_ADV}{_SUCCEEDS} <p:{_ID}> as {_ART}{_SL} (?:s )?{_ROLE}",
     # "Bo Lind inherits the billing gateway (from Kofi)"
     rf"{_PL} {_ADV}(?:inherits|inherit|inherited|has inherited|have inherited|will inherit)"
     rf" {_ART}{_SL}",
