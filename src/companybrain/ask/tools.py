@@ -341,6 +341,20 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
             f"{circle}: the records contradict each other about which decision is newer",
             citations=_dedupe([c for did in cycle for c in stated(did)]),
         )
+    # A record that replaces a decision of the chain but states none itself (a change
+    # control retiring it, an ADR whose decision no rule could read) still replaced it:
+    # left out, the decision it replaced was the newest of its chain, "accepted".
+    # (only records stating no decision: a decision, seen or not, is walked above)
+    for row in ask_q.records_replacing(
+        ctx.store, sorted(positions), query_scope(ctx.viewer), ctx.time.as_of_ms
+    ):
+        if _never_in_force(row):
+            continue
+        details[row["id"]] = {**row, "quote": None, "motivated_by": []}
+        links.append((row["id"], row["older"]))
+        positions[row["id"]] = min(
+            positions[row["older"]] - 1, positions.get(row["id"], positions[row["older"]])
+        )
     if refusal := _never_stopped(ctx, subject, details[subject.id], positions):
         return ctx.refused(
             "trace_decision",

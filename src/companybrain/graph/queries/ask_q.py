@@ -389,6 +389,25 @@ def decision_details(store: Store, ids: list[str]) -> list[Row]:
     )
 
 
+def records_replacing(
+    store: Store, ids: list[str], scope: dict[str, Any] | None, as_of_ms: int
+) -> list[Row]:
+    """Records that replace the records of these decisions (front matter `supersedes`)
+    without stating a decision themselves (a change control retiring an ADR, an ADR whose
+    decision no rule could read): only those `scope` may see, written by `as_of_ms`, of no
+    less authority than the record they replace (a chat cannot retire an ADR)."""
+    return store.read(
+        "UNWIND $ids AS id MATCH (old:Source {id: id})<-[:SUPERSEDES]-(s:Source) "
+        "WHERE ($everyone OR s.acl IS NULL OR any(g IN s.acl WHERE g IN $groups)) "
+        "AND s.at_ms <= $as_of AND s.authority >= old.authority "
+        "AND NOT (s)<-[:STATED_IN]-(:Decision) "
+        "RETURN s.id AS id, old.id AS older, s.title AS title, s.status AS status, "
+        "s.at_ms AS at_ms, s.id AS record, s.kind AS kind, s.authority AS authority, "
+        "s.at AS at, s.acl AS acl ORDER BY id, older",
+        {"ids": ids, "as_of": as_of_ms, **(scope or EVERYONE)},
+    )
+
+
 # -- person_or_team ------------------------------------------------------------------------
 
 

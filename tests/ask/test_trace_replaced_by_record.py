@@ -1,0 +1,66 @@
+"""trace_decision when a decision is replaced by a record that states no decision itself:
+a change control retiring an ADR, or an ADR whose decision no rule could read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from companybrain.ingest.pipeline import ingest
+from tests.ask.conftest import NOW
+from tests.ingest.corpus_builder import write_corpus
+
+ADR = "---\nid: {}\nkind: adr\nat: {}T09:00:00Z\nstatus: accepted\ntitle: {}\n{}---\n{}\n"
+RECORDS = {
+    "adr1.md": ADR.format("ADR-1", "2026-01-05", "Publish ledger events through Kafka", "",
+                          "## Decision\nWe will publish ledger events through Kafka."),
+    # no "Decision" section, no "We will ...": the rules read no decision from it
+    "adr2.md": ADR.format("ADR-2", "2026-03-05", "Ledger events via an outbox",
+                          "supersedes: [ADR-1]\n",
+                          "Kafka lost events in the failover. Ledger events now go through "
+                          "an outbox table."),
+    "adr5.md": ADR.format("ADR-5", "2026-04-05", "Index search documents nightly", "",
+                          "## Decision\nWe will index search documents nightly."),
+    "cc9.md": "---\nid: CC-9\nkind: change_control\nat: 2026-05-05T09:00:00Z\n"
+              "title: Retire nightly indexing\nsupersedes: [ADR-5]\nacl: [sec]\n---\n"
+              "Nightly indexing is retired; documents are indexed on write.\n",
+    "chat.md": "---\nid: msg-1\nkind: chat\nat: 2026-05-06T09:00:00Z\nsupersedes: [ADR-1]\n"
+               "---\nlol kafka is dead\n",
+}  # fmt: skip
+
+
+def q(store: Store, settings: Settings, question: str, **kw: Any) -> dict[str, Any]:
+    return ask(store, settings, question, now=NOW, **kw).to_dict()
+
+
+def test_a_decision_replaced_by_a_record_stating_none_is_not_the_one_in_force(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """ "What replaced ADR-1?" answered "ADR-1 (..., accepted)", nothing newer, though
+    ADR-2 says `supersedes: [ADR-1]` (its decision was not read); "Why do we index search
+    documents nightly?" answered ADR-5 as in force, though change control CC-9 retired it."""
+    ingest(store, write_corpus(tmp_path / "c", RECORDS), settings)
+
+    a = q(store, settings, "What replaced ADR-1?")
+    assert a["status"] == "answered" and a["result"]["chain"] == ["ADR-2", "ADR-1"], a["result"]
+    olds = {d["id"]: d["supersedes"] for d in a["result"]["decisions"]}
+    assert olds == {"ADR-2": ["ADR-1"], "ADR-1": []}  # the chat replaces nothing
+    assert [c["record"] for c in a["citations"]] == ["ADR-2", "ADR-1"]
+    assert "ADR-2 (Ledger events via an outbox, accepted) ← ADR-1" in a["explanation"]
+    stopped = q(store, settings, "Why did we stop publishing ledger events through Kafka?")
+    assert stopped["status"] == "answered" and stopped["result"]["chain"][0] == "ADR-2"
+
+    nightly = "Why do we index search documents nightly?"
+    insider = q(store, settings, nightly, as_person="bo")
+    assert insider["result"]["chain"] == ["CC-9", "ADR-5"], insider["result"]
+    assert "CC-9 (Retire nightly indexing) ← ADR-5" in insider["explanation"]
+    # CC-9 is for the sec group only, and not yet written on 1 May
+    for answer in (
+        q(store, settings, nightly, as_person="ana"),
+        q(store, settings, f"{nightly[:-1]} as of 2026-05-01?"),
+    ):
+        assert answer["result"]["chain"] == ["ADR-5"], answer["result"]
+        assert "CC-9" not in str(answer)
