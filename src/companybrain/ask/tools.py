@@ -307,7 +307,7 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
     # The chain runs through decisions the asker may see only: a link through a hidden
     # one would show that it exists. And through those recorded by the time asked about:
     # "what replaced ADR-004 as of May 1" is not answered with a decision from September.
-    recorded = {i for i, d in details.items() if (d.get("at_ms") or 0) <= ctx.time.as_of_ms}
+    recorded = {i for i, d in details.items() if _written_by(d, ctx.time.as_of_ms)}
     if subject.id not in recorded:
         return ctx.refused(
             "trace_decision",
@@ -381,7 +381,8 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
         d = details[did]
         citations += stated(did)
         for m in d.get("motivated_by") or []:
-            if m and can_see(m.get("acl"), ctx.viewer):
+            # (a record written after the day asked about motivated nothing on that day)
+            if m and can_see(m.get("acl"), ctx.viewer) and _written_by(m, ctx.time.as_of_ms):
                 motivated_each.setdefault(did, []).append(m["id"])
                 if m["id"] not in motivated:
                     motivated.append(m["id"])
@@ -429,6 +430,10 @@ def _never_stopped(
         f"says that {subject.id} ({subject.name}{said}) was stopped or replaced by "
         f"{ctx.as_of}, nor does it stop that itself: its reasons are why it was adopted"
     )
+
+
+def _written_by(record: Row, as_of_ms: int) -> bool:
+    return (record.get("at_ms") or 0) <= as_of_ms
 
 
 def _never_in_force(decision: Row | None) -> bool:

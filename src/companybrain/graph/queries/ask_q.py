@@ -384,7 +384,7 @@ def decision_details(store: Store, ids: list[str]) -> list[Row]:
         "st.quote AS quote, s.id AS record, s.kind AS kind, s.authority AS authority, "
         "s.at AS at, s.acl AS acl, "
         "collect(CASE WHEN m IS NULL THEN null ELSE {id: m.id, title: m.title, kind: m.kind, "
-        "acl: m.acl} END) AS motivated_by",
+        "acl: m.acl, at_ms: m.at_ms} END) AS motivated_by",
         {"ids": ids},
     )
 
