@@ -538,7 +538,9 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
     # not words to search for: the records written by then.
     day_words = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", ctx.time.phrase or "")}
     words = [w for w in words if w.lower() not in day_words] or words
-    as_of_ms = ctx.time.as_of_ms if ctx.time.phrase else None
+    # Without one, the records written by the clock (--now): a record written after it
+    # counts for no day, as for the other question types.
+    as_of_ms = ctx.time.as_of_ms if ctx.time.phrase else ctx.time.now_ms
     hits: list[Row] = []
     scope = query_scope(ctx.viewer)  # hidden records are left out before anything is ranked
     for text in (" ".join(words), " | ".join(words)):  # every word first, then any word
@@ -565,7 +567,7 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
             None,
             RefusalCode.NO_CLAIM,
             f'no record you may see matches "{" ".join(words) or query}"'
-            + (f" by {ctx.as_of}" if as_of_ms is not None else ""),
+            + (f" by {ctx.as_of}" if ctx.time.phrase else ""),
         )
     results, citations = [], []
     for hit in hits:
