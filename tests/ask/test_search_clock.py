@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from companybrain.ask.engine import ask
+from companybrain.ask.registry import ReadOnlyStore, ToolContext, read_only_tools
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
+
+CLOCK = datetime(2026, 9, 1, tzinfo=UTC)
 
 
 def test_a_search_leaves_out_records_written_after_the_clock(
@@ -24,3 +29,16 @@ def test_a_search_leaves_out_records_written_after_the_clock(
     )
     now = ask(demo, demo_settings, "Search for outbox bloat", now="2026-10-20T12:00:00Z")
     assert {"LED-52", "ADR-015"} <= {h["record"] for h in (now.result or {})["hits"]}
+
+
+def test_the_search_tool_reads_the_clock_as_brain_ask_does(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """The MCP tool (`brain mcp --now 2026-09-01`) listed ADR-015 (22 September) where
+    `brain ask --now 2026-09-01` does not: the two surfaces gave different answers."""
+    tool = {t.name: t for t in read_only_tools()}["search_records"]
+    ctx = ToolContext(ReadOnlyStore(demo_settings), demo_settings, now=CLOCK)
+    found = tool.run(ctx, {"query": "outbox bloat"}).to_dict()
+    asked = ask(demo, demo_settings, "Search for outbox bloat", now=CLOCK).to_dict()
+    assert [h["record"] for h in found["result"]["hits"]] == ["LED-52"], found["result"]
+    assert found["result"]["hits"] == asked["result"]["hits"]

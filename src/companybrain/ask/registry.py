@@ -241,7 +241,9 @@ def _search_records(ctx: ToolContext, args: dict[str, Any]) -> Answer:
     viewer = engine.viewer_for(ctx.store, ctx.as_person)
     catalog = load_catalog(ctx.store, viewer)
     query = str(args["query"])
-    when = QuestionTime(as_of=_clock(ctx).astimezone(UTC))
+    # (as `brain ask` reads it: records written after the clock are not found)
+    clock = _clock(ctx)
+    when = QuestionTime(as_of=clock.astimezone(UTC), now=clock)
     actx = tools.AskContext(ctx.store, ctx.settings, catalog, viewer, f"search: {query}", when)
     return explain.explain(tools.search_records(actx, query), catalog, None)
 
