@@ -21,6 +21,7 @@ from companybrain.ask.catalog import (
     Catalog,
     Entity,
 )
+from companybrain.ask.repo import topic
 from companybrain.config import Settings
 from companybrain.errors import ModelError
 from companybrain.llm.client import ModelClient, function_tool, refused
@@ -559,11 +560,34 @@ def _route_decision(question: str, catalog: Catalog) -> Route:
             "trace_decision",
             refusal=Refusal(RefusalCode.OUT_OF_SCOPE, "the question names several decisions"),
         )
+    # A name the question writes (Kafka, OpenSearch), other than one the catalog knows (a
+    # service, a person), must be in the decision: "Why do we use Kafka for the search
+    # index?" is not answered by "Run the search index on managed OpenSearch".
+    # (a question's first word is capitalised for its place: "Explain why ...")
+    asked = plain(question, catalog.name_set()).lstrip()
+    wanted = topic.names(asked[:1].lower() + asked[1:])
+    candidates = catalog.of(DECISION)
+    holding = [
+        d for d in candidates if not topic.lacking(wanted, d.name, d.extra.get("quote") or "")
+    ]
     scored = sorted(
-        ((catalog.decision_overlap(question, d), d) for d in catalog.of(DECISION)),
+        ((catalog.decision_overlap(question, d), d) for d in holding),
         key=lambda pair: (-pair[0], pair[1].id),
     )
     if not scored or scored[0][0] < MIN_DECISION_OVERLAP:
+        closest = max(
+            candidates, key=lambda d: (catalog.decision_overlap(question, d), d.id), default=None
+        )
+        if closest and catalog.decision_overlap(question, closest) >= MIN_DECISION_OVERLAP:
+            missing = topic.lacking(wanted, closest.name, closest.extra.get("quote") or "")
+            return Route(
+                "trace_decision",
+                refusal=Refusal(
+                    RefusalCode.NOT_IN_GRAPH,
+                    f"the question names no decision the graph knows: none that fits it "
+                    f"names {' or '.join(missing)}",
+                ),
+            )
         return Route("trace_decision", refusal=not_in_graph(question, "trace_decision"))
     best = scored[0][0]
     top = [d for score, d in scored if score == best]
