@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companybrain.ask.engine import ask
+from companybrain.ask.registry import ReadOnlyStore, ToolContext, read_only_tools
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from tests.ask.conftest import NOW
@@ -42,3 +43,16 @@ def test_a_name_the_question_writes_must_be_in_the_decision(
                as_person="rafael")  # fmt: skip
     assert hidden["refusal"]["code"] == "NOT_IN_GRAPH", hidden
     assert "ADR-017" not in str(hidden) and "ADR-016" not in str(hidden)
+
+
+def test_the_trace_decision_tool_reads_names_as_brain_ask_does(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """The MCP tool (and the agent's) trace_decision {"decision": "Kafka for the search
+    index"} answered ADR-006 (managed OpenSearch), which `brain ask` refuses."""
+    tool = {t.name: t for t in read_only_tools()}["trace_decision"]
+    ctx = ToolContext(ReadOnlyStore(demo_settings), demo_settings)
+    kafka = tool.run(ctx, {"decision": "Kafka for the search index"}).to_dict()
+    assert kafka["status"] == "refused" and kafka["refusal"]["code"] == "NOT_IN_GRAPH", kafka
+    found = tool.run(ctx, {"decision": "the search index on managed OpenSearch"}).to_dict()
+    assert found["result"]["decision"] == "ADR-006"

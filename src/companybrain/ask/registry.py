@@ -21,7 +21,12 @@ from companybrain.ask.repo import history_tools, told
 from companybrain.ask.repo import review as repo_review
 from companybrain.ask.repo import tools as repo_tools
 from companybrain.ask.repo.then import Then, log_for_decision, stood
-from companybrain.ask.router import MIN_DECISION_OVERLAP, Route
+from companybrain.ask.router import (
+    MIN_DECISION_OVERLAP,
+    Route,
+    decisions_naming,
+    names_written,
+)
 from companybrain.config import Settings
 from companybrain.errors import InputError, StoreError
 from companybrain.graph.connection import Prepared, Row, Store
@@ -198,9 +203,12 @@ def resolve_entity(
     if len(preferred) > 1:
         names = " and ".join(e.name for e in preferred)
         return None, (RefusalCode.OUT_OF_SCOPE, f"{text!r} names {names}; ask about one")
-    if DECISION in types:
+    if DECISION in types:  # (among those holding every name it writes, as `brain ask`)
+        holding = decisions_naming(
+            names_written(text, catalog, sentence=False), catalog.of(DECISION)
+        )
         scored = sorted(
-            ((catalog.decision_overlap(text, d), d) for d in catalog.of(DECISION)),
+            ((catalog.decision_overlap(text, d), d) for d in holding),
             key=lambda pair: (-pair[0], pair[1].id),
         )
         if scored and scored[0][0] >= MIN_DECISION_OVERLAP:

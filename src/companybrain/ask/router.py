@@ -560,16 +560,9 @@ def _route_decision(question: str, catalog: Catalog) -> Route:
             "trace_decision",
             refusal=Refusal(RefusalCode.OUT_OF_SCOPE, "the question names several decisions"),
         )
-    # A name the question writes (Kafka, OpenSearch), other than one the catalog knows (a
-    # service, a person), must be in the decision: "Why do we use Kafka for the search
-    # index?" is not answered by "Run the search index on managed OpenSearch".
-    # (a question's first word is capitalised for its place: "Explain why ...")
-    asked = plain(question, catalog.name_set()).lstrip()
-    wanted = topic.names(asked[:1].lower() + asked[1:])
+    wanted = names_written(question, catalog)
     candidates = catalog.of(DECISION)
-    holding = [
-        d for d in candidates if not topic.lacking(wanted, d.name, d.extra.get("quote") or "")
-    ]
+    holding = decisions_naming(wanted, candidates)
     scored = sorted(
         ((catalog.decision_overlap(question, d), d) for d in holding),
         key=lambda pair: (-pair[0], pair[1].id),
@@ -601,6 +594,21 @@ def _route_decision(question: str, catalog: Catalog) -> Route:
             ),
         )
     return Route("trace_decision", subject=top[0])
+
+
+def names_written(question: str, catalog: Catalog, *, sentence: bool = True) -> list[str]:
+    """The names a question writes (Kafka, OpenSearch) other than those the catalog knows
+    (a service, a person). A decision that lacks one is about something else: "Why do we
+    use Kafka for the search index?" is not answered by "Run the search index on managed
+    OpenSearch". In a `sentence` the first word is capitalised for its place ("Explain
+    why ..."); a tool's argument ("Kafka for the search index") is no sentence."""
+    asked = plain(question, catalog.name_set()).lstrip()
+    return topic.names(asked[:1].lower() + asked[1:] if sentence else asked)
+
+
+def decisions_naming(wanted: list[str], decisions: list[Entity]) -> list[Entity]:
+    """The decisions whose title or statement holds every name of `wanted`."""
+    return [d for d in decisions if not topic.lacking(wanted, d.name, d.extra.get("quote") or "")]
 
 
 def person_not_subject(who: str, tool: str) -> Refusal:
