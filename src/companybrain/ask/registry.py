@@ -25,6 +25,7 @@ from companybrain.ask.router import (
     MIN_DECISION_OVERLAP,
     Route,
     decisions_naming,
+    named_as,
     names_written,
 )
 from companybrain.config import Settings
@@ -196,7 +197,7 @@ def resolve_entity(
     found = catalog.get(text, *types) or catalog.get(text.lower(), *types)
     if found:
         return found, None
-    named = list(dict.fromkeys(m.entity for m in catalog.mentions(text, *types)))
+    named = list(dict.fromkeys(m.entity for m in named_as(text, catalog, *types)))
     preferred = [e for e in named if e.type == types[0]] or named
     if len(preferred) == 1:
         return preferred[0], None

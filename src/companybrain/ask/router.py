@@ -20,6 +20,7 @@ from companybrain.ask.catalog import (
     TEAM,
     Catalog,
     Entity,
+    Mention,
 )
 from companybrain.ask.repo import topic
 from companybrain.config import Settings
@@ -455,7 +456,7 @@ class RulesRouter:
         if (
             tool == "person_or_team"
             and re.search(r"\btell\s+me\s+about\b", question, re.I)
-            and not catalog.mentions(question, PERSON, TEAM)
+            and not named_as(question, catalog, PERSON, TEAM)
         ):
             tool = "search_records"
         if tool is None:
@@ -495,9 +496,20 @@ def _verb_begins_a_name(question: str, catalog: Catalog) -> bool:
     )
 
 
+_NAMED = (SERVICE, PROJECT, PERSON, TEAM)
+
+
+def named_as(question: str, catalog: Catalog, *types: str) -> list[Mention]:
+    """The mentions of entities of `types`, leaving out a name inside a longer one of any
+    other kind: "Who is the payments api?" names the service Payments API, not the
+    Payments team."""
+    named = catalog.mentions(question, *types, *(t for t in _NAMED if t not in types))
+    return [m for m in named if m.entity.type in types]
+
+
 def _route_named(tool: str, question: str, catalog: Catalog) -> Route:
     types = SUBJECT_TYPES[tool]
-    mentions = catalog.mentions(question, *types)
+    mentions = named_as(question, catalog, *types)
     sign_off = tool == "owner_of" and is_sign_off(question)
     if tool == "person_or_team" and re.search(r"\bteam\b", question, re.I):
         teams = [m for m in mentions if m.entity.type == TEAM]
