@@ -141,6 +141,33 @@ def test_an_owner_the_quote_only_wishes_for_or_sees_leaving_is_refused(
     ]
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Ben Okafor probably owns the billing gateway.",
+        "Ben Okafor likely owns the billing gateway.",
+        "Ben Okafor wants to own the billing gateway.",
+        "Ben Okafor hopes to take over the billing gateway.",
+        "Ben Okafor was asked to take over the billing gateway.",
+        "Ben Okafor refused to own the billing gateway.",
+        "Ben Okafor has offered to take over the billing gateway.",
+        "Ben Okafor proposed to own the billing gateway.",
+    ],
+)
+def test_an_owner_the_sentence_only_guesses_at_or_wants_is_refused(
+    llm: Settings, model_server: ScriptedModelServer, sentence: str
+) -> None:
+    """The rules read no owner from these; a model's reading of each was kept, and Ben
+    answered for the billing gateway, citing the sentence, instead of its owner before."""
+    rec = record("msg-12", sentence, "ticket")
+    model_server.play(facts([{"service": "billing-gateway", "owner": "ben", "quote": sentence}]))
+    verified = run(llm, rec)
+    assert verified.ownership == ()
+    assert checks(verified) == ["not_asserted"]
+    assert "not what is" in verified.rejected[0].reason
+    assert verify(rules.propose(rec, ORG), rec, ORG).ownership == ()
+
+
 def test_a_decision_from_chat_is_refused_and_its_owner_kept(
     llm: Settings, model_server: ScriptedModelServer
 ) -> None:

@@ -74,6 +74,18 @@ _MODAL_AFTER = re.compile(
     r"^(?:(?:also|then|probably|really|eventually|perhaps)\s+)?(?:should|could|might"
     r"|may(?! \d)|would|must|ought to|can)\b"
 )
+# Straight after a person, these make it a guess, or what they want, are asked or refuse to
+# take on, not what is: "Cora probably owns the gateway", "Cora wants to own it", "Cora was
+# asked to take over the gateway", "Cora refused to own it".
+_UNSURE_AFTER = re.compile(
+    r"^(?:(?:also|then|now|really|still) )?(?:probably|likely|presumably|apparently"
+    r"|supposedly|allegedly|reportedly|seemingly|possibly)\b"
+    r"|^(?:(?:also|then|now|really|still|has|have|had|was|were|is|are|been) )*(?:wants?|wanted"
+    r"|hopes?|hoped|plans?|planned|intends?|intended|asks?|asked|refuses?|refused|declines?"
+    r"|declined|offers?|offered|proposes?|proposed|volunteers?|volunteered|expects?|expected"
+    r"|wish|wishes|wished|tries|tried|would like) to (?:\S+ ){0,2}?(?:own|take|be|become"
+    r"|get|have|keep|run)\b"
+)
 # Before a person, these with a verb in the present make a condition of it, not a fact:
 # "once Yuki owns flagd, ...", "when Kofi takes over the gateway, ..." ("when Kofi took
 # over the gateway in May" says he did).
@@ -272,6 +284,8 @@ def _mention(clause: list[str], at: int) -> tuple[str, str] | None:
         return "not_asserted", f"as what is proposed or asked for ({m.group()!r})"
     if m := _MODAL_AFTER.match(after):
         return "not_asserted", f"as what should or might be, not what is ({m.group()!r})"
+    if m := _UNSURE_AFTER.match(after):
+        return "not_asserted", f"as what may be so or is wanted, not what is ({m.group()!r})"
     if (m := _UNTIL_THEN.search(near)) and _PRESENT.match(after):  # "once Yuki owns it, ..."
         return "not_asserted", f"in a condition ({m.group()!r})"
     if m := _SUPPOSED.search(scope):
