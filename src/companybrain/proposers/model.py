@@ -36,9 +36,9 @@ class ModelProposer:
 
     def __call__(self, record: Record, org: Org) -> Proposal:
         proposal = self._propose(record, org)
-        code = rules.beside_a_model(record, org)
-        added = tuple(f for f in code.ownership if f not in proposal.ownership)
-        return replace(proposal, ownership=proposal.ownership + added, unread=code.unread)
+        read = {(f.service, f.owner) for f in proposal.ownership}
+        code = rules.beside_a_model(record, org, read)
+        return replace(proposal, ownership=proposal.ownership + code.ownership, unread=code.unread)
 
     def _propose(self, record: Record, org: Org) -> Proposal:
         digest = record_digest(record, prompts.PROMPT_VERSION)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from companybrain.model.facts import DecisionFact, OwnershipFact, Proposal
 from companybrain.model.records import Org, Record
@@ -285,9 +285,10 @@ _CHANGE_OF_HANDS = re.compile(
 )
 
 
-def beside_a_model(record: Record, org: Org) -> Proposal:
+def beside_a_model(record: Record, org: Org, read: Collection[tuple[str, str]] = ()) -> Proposal:
     """What `propose` reads that a model is not asked for, for the model proposer to add
-    to its reading, so that a sentence gets the same treatment whoever proposes:
+    to its reading (`read`: the (service, owner) pairs it proposed, not proposed again),
+    so that a sentence gets the same treatment whoever proposes:
 
     - facts naming an owner org.yaml does not list, or no owner (a vacant row): a model is
       given the listed ids only and asked to name no one else, so a hand-over to a new hire
@@ -295,15 +296,30 @@ def beside_a_model(record: Record, org: Org) -> Proposal:
     - someone a sentence says no longer owns a service ("Kofi Mensah no longer owns the
       billing gateway."): a model is told never to report a previous owner, and without the
       verifier's refusal of it the change of hands is lost (the owner before answers on);
+    - the other owners a sentence names beside one the model read ("Cora co-owns the
+      billing gateway with Kofi"): the model made Cora the sole owner, where the rules'
+      reading of both refuses CONFLICT;
     - changes of hands no pattern reads an owner from (`unread`)."""
-    read = propose(record, org)
+    found = propose(record, org)
+    owners: dict[tuple[str, str], set[str]] = {}
+    for f in found.ownership:
+        owners.setdefault((f.service, f.quote), set()).add(f.owner)
+    by_model = {service for service, _ in read}
     ownership = tuple(
         f
-        for f in read.ownership
-        if org.person(f.owner) is None
-        or (f.service, f.owner) in sentence_owners(template(f.quote, org), FORMER)
+        for f in found.ownership
+        if (f.service, f.owner) not in read
+        and (
+            org.person(f.owner) is None
+            or (f.service, f.owner) in sentence_owners(template(f.quote, org), FORMER)
+            or (
+                f.service in by_model
+                and len(owners[(f.service, f.quote)]) > 1
+                and wording.standing(template(f.quote, org), f.owner) is None
+            )
+        )
     )
-    return Proposal(record.id, ownership, proposer=NAME, unread=read.unread)
+    return Proposal(record.id, ownership, proposer=NAME, unread=found.unread)
 
 
 def may_state_ownership(sentence: str) -> bool:
