@@ -679,6 +679,68 @@ def test_the_owners_of_a_project_may_be_named_together(
     assert (out.status, out.reason) == ("answered", None)
 
 
+@pytest.mark.parametrize(
+    ("prose", "reason"),
+    [
+        (
+            "ADR-004 is still in force [ADR-004].",
+            "says a decision is in force that a chain of this run shows replaced",
+        ),
+        (
+            "ADR-004 was never superseded [ADR-004].",
+            "says a decision is in force that a chain of this run shows replaced",
+        ),
+        (
+            "The current decision is ADR-009 [ADR-009].",
+            "says a decision is in force that a chain of this run shows replaced",
+        ),
+        (
+            "ADR-009 replaced ADR-015 [ADR-009].",
+            "says a decision replaced another that no chain of this run shows it replacing",
+        ),
+        (
+            "ADR-015 was superseded by ADR-004 [ADR-004].",
+            "says a decision replaced another that no chain of this run shows it replacing",
+        ),
+    ],
+)
+def test_a_decision_chain_told_the_wrong_way_round_is_withheld(
+    demo: Store,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+    prose: str,
+    reason: str,
+) -> None:
+    """The chain is ADR-015 over ADR-009 over ADR-004. Saying the oldest is in force, or
+    that one replaced another the other way round, was shown as a checked answer: its
+    citation was real, and nothing read what it said of the chain."""
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(tool_call("trace_decision", {"decision": "ADR-004"}), text(prose))
+    out = ask_agent(demo, model_settings, "Why did we adopt ADR-004?", now=NOW, max_steps=4)
+    assert (out.status, out.text_by, out.reason) == ("withheld", "template", reason)
+    assert prose not in out.text
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "ADR-015 supersedes ADR-009 [ADR-015], which replaced ADR-004 [ADR-009].",
+        "ADR-004 was superseded by ADR-009 [ADR-009]; ADR-015 is in force [ADR-015].",
+        "ADR-015 [ADR-015] replaced ADR-004 by way of ADR-009 [ADR-009].",
+        "The decision in force is ADR-015 [ADR-015]; ADR-004 is no longer in force [ADR-004].",
+    ],
+)
+def test_a_decision_chain_told_as_traced_is_shown(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer, prose: str
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(tool_call("trace_decision", {"decision": "ADR-004"}), text(prose))
+    out = ask_agent(demo, model_settings, "Why did we adopt ADR-004?", now=NOW, max_steps=4)
+    assert (out.status, out.text, out.reason) == ("answered", prose, None)
+
+
 def test_names_the_tools_returned_or_the_question_used_may_be_written(
     demo: Store, model_settings: Settings, model_server: ScriptedModelServer
 ) -> None:

@@ -346,3 +346,37 @@ def test_an_approval_in_quotes_no_record_holds_fails_too(evidence) -> None:  # t
     assert not check_answer(said, evidence).passed
     ask = "Ask Kofi Mensah to review the release [CC-1047]."
     assert check_answer(ask, evidence).passed
+
+
+NEW = "DECISIONS.md#Use FalkorDB for the board"
+OLD = "DECISIONS.md#Use Redis lists for the board"
+
+
+def _trace() -> list[Answer]:
+    """A repository `trace` answer: the chain alone, newest first."""
+    return [
+        Answer(
+            question="trace",
+            tool="trace",
+            subject={"id": OLD, "type": "Decision", "name": "Use Redis lists for the board"},
+            as_of=None,
+            status="answered",
+            result={"decision": OLD, "chain": [NEW, OLD]},
+            citations=[Citation(record=NEW, quote="We use FalkorDB for the board.")],
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("prose", "passed"),
+    [
+        (f"{NEW} supersedes {OLD} [{NEW}].", True),
+        (f"{OLD} was replaced by {NEW} [{NEW}].", True),
+        (f"{NEW} is the one in force [{NEW}].", True),
+        (f"{OLD} replaced {NEW} [{NEW}].", False),
+        (f"{OLD} is still in force [{NEW}].", False),
+    ],
+)
+def test_what_a_repository_chain_says_is_checked(prose: str, passed: bool) -> None:
+    report = check_answer(prose, evidence_from_answers(_trace()))
+    assert report.passed is passed, report.failures

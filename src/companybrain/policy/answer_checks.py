@@ -21,6 +21,7 @@ Pure: the caller passes what the tools returned (see `evidence_from_answers`).
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -29,6 +30,7 @@ from functools import lru_cache
 from typing import Any
 
 from companybrain.model.answer import Answer
+from companybrain.policy.decision_claims import decision_claims
 from companybrain.policy.explanation import (
     COMMON_WORDS,
     DATE_WORD,
@@ -58,6 +60,9 @@ class EvidenceItem:
     # What an owner_of answer of this run refused to name an owner for: no one may be
     # called its owner.
     unowned: bool = False
+    # A decision a supersession chain of this run shows (trace_decision, trace): the ones it
+    # directly supersedes; None when no chain shows it.
+    supersedes: list[str] | None = None
 
     @property
     def text(self) -> str:
@@ -115,7 +120,28 @@ def evidence_from_answers(answers: Iterable[Answer]) -> Evidence:
             _walk(answer.result, item)
             if answer.tool == "owner_of":
                 _owners(answer, item)
+            if answer.tool in ("trace_decision", "trace"):
+                _links(answer.result, item)
     return ev
+
+
+def _links(result: Mapping[str, Any], item: Any) -> None:
+    """Each decision of a supersession chain, with those it directly supersedes: as the
+    result lists them, else each one of the chain (newest first) the next."""
+    chain = [c for c in result.get("chain") or [] if isinstance(c, str)]
+    listed = [d for d in result.get("decisions") or [] if isinstance(d, dict)]
+    if listed:
+        pairs = [(d.get("id"), o) for d in listed for o in d.get("supersedes") or []]
+    else:
+        pairs = list(itertools.pairwise(chain))
+    for did in chain:
+        it = item(did)
+        if it is not None and it.supersedes is None:
+            it.supersedes = []
+    for newer, older in pairs:
+        it = item(newer)
+        if it is not None and isinstance(older, str):
+            it.supersedes = [*(it.supersedes or []), older]
 
 
 def _owners(answer: Answer, item: Any) -> None:
@@ -343,6 +369,8 @@ def check_answer(
         if not cites:
             failures.append("answers without citing anything a tool returned (cite or abstain)")
         failures += _owner_claims(text, evidence, known)
+    traced = {k: it.supersedes for k, it in evidence.items() if it.supersedes is not None}
+    failures += decision_claims(_unquoted(text, evidence), traced)
 
     # Quoting a record that says "approved" is the record's word; saying it is not.
     if said := approval_claim(_unquoted(masked, evidence)):
