@@ -741,6 +741,80 @@ def test_a_decision_chain_told_as_traced_is_shown(
     assert (out.status, out.text, out.reason) == ("answered", prose, None)
 
 
+@pytest.mark.parametrize(
+    ("prose", "reason"),
+    [
+        (  # returned by owner_of, ranked by no who_knows
+            "Marek Novotny knows the billing gateway best [msg-018].",
+            "calls someone an expert whom no who_knows answer of this run ranks",
+        ),
+        (
+            "Marek Novotny is an expert on the billing gateway [msg-018].",
+            "calls someone an expert whom no who_knows answer of this run ranks",
+        ),
+        (  # ranked second
+            "Ines Halvorsen knows the billing gateway best [PAY-111].",
+            "says someone knows most whom no who_knows answer of this run ranks first",
+        ),
+        (
+            "Ines Halvorsen is the main expert on the billing gateway [PAY-111].",
+            "says someone knows most whom no who_knows answer of this run ranks first",
+        ),
+        (
+            "The top expert on the billing gateway is Ines Halvorsen [PAY-111].",
+            "says someone knows most whom no who_knows answer of this run ranks first",
+        ),
+        (  # ranked for the billing gateway only
+            "Ines Halvorsen knows the billing gateway and the event bus [PAY-111].",
+            "calls someone an expert on what no who_knows answer of this run ranks them for",
+        ),
+    ],
+)
+def test_an_expert_the_tools_did_not_rank_so_is_withheld(
+    demo: Store,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+    prose: str,
+    reason: str,
+) -> None:
+    """who_knows ranks Kofi, then Ines, Sunita, Bruno and Camille for the billing gateway.
+    Anyone a tool of the run had returned (Marek, the event bus's owner) passed as an
+    expert, and the second one as the one who knows most, beside a real citation."""
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(
+        tool_call("who_knows", {"subject": "billing gateway"}),
+        tool_call("owner_of", {"subject": "event bus"}, call_id="call_2"),
+        text(prose),
+    )
+    out = ask_agent(demo, model_settings, "Who knows BGW?", now=NOW, max_steps=4)
+    assert (out.status, out.text_by, out.reason) == ("withheld", "template", reason)
+    assert prose not in out.text
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "Kofi Mensah knows the billing gateway best [PAY-111]; Ines Halvorsen knows it too "
+        "[c-014].",
+        "Kofi Mensah is the main expert on the billing gateway [PAY-111], and Marek Novotny "
+        "owns the event bus [dir-2026-09].",
+    ],
+)
+def test_experts_as_the_tools_ranked_them_are_shown(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer, prose: str
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(
+        tool_call("who_knows", {"subject": "billing gateway"}),
+        tool_call("owner_of", {"subject": "event bus"}, call_id="call_2"),
+        text(prose),
+    )
+    out = ask_agent(demo, model_settings, "Who knows BGW?", now=NOW, max_steps=4)
+    assert (out.status, out.text, out.reason) == ("answered", prose, None)
+
+
 def test_names_the_tools_returned_or_the_question_used_may_be_written(
     demo: Store, model_settings: Settings, model_server: ScriptedModelServer
 ) -> None:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from companybrain.model.answer import Answer
 from companybrain.policy.decision_claims import decision_claims
@@ -63,6 +63,10 @@ class EvidenceItem:
     # A decision a supersession chain of this run shows (trace_decision, trace): the ones it
     # directly supersedes; None when no chain shows it.
     supersedes: list[str] | None = None
+    # A person a who_knows answer of this run names as an expert: the subjects' names (and
+    # ids) they know, and those they know best (ranked first).
+    expert_of: list[str] = field(default_factory=list)
+    top_of: list[str] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -122,7 +126,22 @@ def evidence_from_answers(answers: Iterable[Answer]) -> Evidence:
                 _owners(answer, item)
             if answer.tool in ("trace_decision", "trace"):
                 _links(answer.result, item)
+            if answer.tool == "who_knows":
+                _experts(answer, item)
     return ev
+
+
+def _experts(answer: Answer, item: Any) -> None:
+    """Mark the people a who_knows answer ranks as experts, with what they know."""
+    subject = answer.subject or {}
+    known = [str(x) for x in (subject.get("id"), subject.get("name")) if x]
+    experts = [e for e in (answer.result or {}).get("experts") or [] if isinstance(e, dict)]
+    for rank, e in enumerate(experts):
+        it = item(e.get("id"))
+        if it is not None:
+            it.expert_of += [k for k in known if k not in it.expert_of]
+            if rank == 0:
+                it.top_of += [k for k in known if k not in it.top_of]
 
 
 def _links(result: Mapping[str, Any], item: Any) -> None:
@@ -369,6 +388,8 @@ def check_answer(
         if not cites:
             failures.append("answers without citing anything a tool returned (cite or abstain)")
         failures += _owner_claims(text, evidence, known)
+    if any(it.expert_of for it in evidence.values()):
+        failures += _expert_claims(_unquoted(text, evidence), evidence, known)
     traced = {k: it.supersedes for k, it in evidence.items() if it.supersedes is not None}
     failures += decision_claims(_unquoted(text, evidence), traced)
 
@@ -793,20 +814,21 @@ def _subject_names(
     return {k: tuple(ns) for k, ns in ways.items()}
 
 
+_T = TypeVar("_T")
 # Where one owner claim of a sentence ends and the next begins: the last comma, semicolon
 # or conjunction between them.
 _CLAIM_BREAK = re.compile(r"[,;]|\b(?:and|but|while|whilst|whereas)\b", re.I)
 
 
 def _claim_parts(
-    sentence: str, claims: Sequence[tuple[int, int, list[str]]]
-) -> list[tuple[str, list[str]]]:
+    sentence: str, claims: Sequence[tuple[int, int, list[_T]]]
+) -> list[tuple[str, list[_T]]]:
     """Each owner claim of `sentence` (start, end, names called owners) with the part of the
     sentence it speaks of: "Cy owns the search index and Bo owns the billing gateway" gives
     each their own service; "Cy owns the billing gateway and the search index" gives Cy
     both. Claims that overlap are one; two with no break between them both get the whole
     sentence."""
-    merged: list[tuple[int, int, list[str]]] = []
+    merged: list[tuple[int, int, list[_T]]] = []
     for start, end, names in sorted(claims, key=lambda c: c[0]):
         if merged and start < merged[-1][1]:
             s0, e0, n0 = merged[-1]
@@ -819,6 +841,75 @@ def _claim_parts(
         if cuts:
             ends[i] = starts[i + 1] = cuts[-1].start()
     return [(sentence[s:e], c[2]) for s, e, c in zip(starts, ends, merged, strict=True)]
+
+
+# Who the answer calls an expert, and whether the one who knows most: "Ines knows the
+# billing gateway (best)", "Ines is the main expert on it", "the top expert is Ines".
+_TOP = r"(?:best|most|top|main|leading|primary|chief|biggest|go-to|only|key)"
+_EXPERT_CLAIMS = (
+    re.compile(
+        _NAME + r"\s+(?i:(?:(?:really|also|still|clearly)\s+)*(?:knows|understands)\b"
+        r"(?P<top>(?:\s+(?!(?:about|how|what|who|why|when)\b)[\w'’-]+){0,5}?\s+(?:the\s+)?"
+        r"(?:best|most)\b)?)"
+    ),
+    re.compile(
+        _NAME + r"\s+(?i:is\s+(?:(?:still|now|also)\s+)?(?:the|an|a|our|their)\s+"
+        rf"(?:(?P<top>{_TOP})\s+)?(?:\w+\s+)?(?:expert|specialist|authority)\b)"
+    ),
+    re.compile(
+        rf"(?i:\b(?P<top>{_TOP})\s+(?:expert|specialist|authority)\b[^.;\n]{{0,60}}?"
+        r"\b(?:is|remains)\s+)" + _NAME
+    ),
+)
+
+
+def _expert_claims(text: str, evidence: Evidence, known: Sequence[Named]) -> list[str]:
+    """Whom the answer calls an expert must be one a who_knows answer of this run ranks,
+    for what the claim names; and the one it says knows most, the first it ranks."""
+    # what the run asked who knows or owns: an expert named for one not ranked for it fails
+    subjects = [n for it in evidence.values() for n in (*it.expert_of, *it.owner_of)]
+    subjects += [n for it in evidence.values() if it.unowned for n in (it.id, *it.names)]
+    key = _subject_keys(known)
+    ways = _subject_names(subjects, key, known)
+    failures = []
+    for a, b in _sentences(text, []):
+        sentence = text[a:b]
+        said = [
+            (m.start(), m.end(), [(name, bool(m["top"]))])
+            for p in _EXPERT_CLAIMS
+            for m in p.finditer(sentence)
+            # the name: the group that is not "top"
+            if _person_like(name := m.group(2 if p.groupindex["top"] == 1 else 1), known)
+        ]
+        # an owner claim beside it is a claim of its own: "..., and Marek owns the event bus"
+        said += [
+            (m.start(), m.end(), [])
+            for p in (*_OWNER_CLAIMS, *_PERSON_OWNER_CLAIMS, _IN_CHARGE)
+            for m in p.finditer(sentence)
+        ]
+        for part, names in _claim_parts(sentence, said):
+            what = {k for k, ns in ways.items() if names_in(part, ns)}
+            for name, top in names:
+                people = [
+                    it for it in evidence.values() if it.expert_of and _names_person(name, it)
+                ]
+                if not people:
+                    failures.append(
+                        "calls someone an expert whom no who_knows answer of this run ranks"
+                    )
+                    continue
+                knows = {key(s) for it in people for s in it.expert_of}
+                best = {key(s) for it in people for s in it.top_of}
+                if what - knows:
+                    failures.append(
+                        "calls someone an expert on what no who_knows answer of this run "
+                        "ranks them for"
+                    )
+                elif top and not (what & best if what else best):
+                    failures.append(
+                        "says someone knows most whom no who_knows answer of this run ranks first"
+                    )
+    return failures
 
 
 def _holds(subjects: Sequence[str], known: Sequence[Named]) -> list[re.Pattern[str]]:
