@@ -212,8 +212,13 @@ def _unread(
 
 
 # An owner who has let a service go by the time the record is written ("no longer owns it",
-# "used to own it"), not one the record names as a past one only ("owned it in 2024").
-_RELEASED = re.compile(r"\bno longer\b|\bnot\b.{0,40}\bany ?more\b|\bused to\b|\bformerly\b", re.I)
+# "used to own it", "owned it until yesterday", "resigned as owner", "the former owner"),
+# not one the record names as a past one only ("owned it in 2024").
+_RELEASED = re.compile(
+    r"\bno longer\b|\bnot\b.{0,40}\bany ?more\b|\bused to\b|\bformerly\b|\buntil\b"
+    r"|\bresign\w*|\b(?:former|previous|outgoing) owner\b",
+    re.I,
+)
 
 
 def _without_others(sentence: str, fact: OwnershipFact, org: Org) -> str:

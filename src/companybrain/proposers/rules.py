@@ -114,6 +114,7 @@ _FORMER = [
     rf"{_SL} (?:was|were|had been|is no longer|are no longer|used to be)"
     rf" (?:previously |formerly |originally |once )?owned by {_P}",
     rf"{_P} (?:is|was) {_ART}(?:previous|former|old|outgoing|prior) owner of {_ART}{_SL}",
+    rf"{_P} (?:was|were|had been) {_ART}{_ROLE} (?:of|for) {_ART}{_SL}",  # "was the owner"
 ]
 # Straight after the services someone is said to own, these make them the owner of a part
 # of the service, not of it: "owns the billing gateway's dashboards" (the "s" of a
@@ -279,7 +280,8 @@ _LISTED = re.compile(r"(?:the |our |its )?<s:")
 _CHANGE_OF_HANDS = re.compile(
     r"\b(?:take|takes|took|taken|taking) (?:\S+ ){0,5}over\b"
     r"|\bhand(?:s|ed|ing)? (?:\S+ ){0,5}over\b"
-    r"|\bstep(?:s|ped|ping)? (?:down|aside)\b|\bunowned\b|\bownerless\b|\bno (?:longer|owner)\b"
+    r"|\bstep(?:s|ped|ping)? (?:down|aside)\b|\bresign\w*|\bunowned\b|\bownerless\b"
+    r"|\bno (?:longer|owner)\b"
     r"|\bnew owner\b|\bchang\w* hands\b|\breassign\w*\b"
     r"|\bownership\b.{0,60}\b(?:transfer\w*|pass\w*|mov\w*|chang\w*)\b"
 )
