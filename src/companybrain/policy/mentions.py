@@ -106,8 +106,10 @@ class NameIndex:
         text = _SPACED_DASH.sub(" ; ", unicodedata.normalize("NFKC", text))
         if "](" in text:  # "[Bo Lind](mailto:bo@...)": the words shown, not where they lead
             text = _LINK.sub(r"\1", text)
+        if not text.isascii():
+            text = _plain(text)
         cased = _TOKEN.findall(text)
-        raw = [_plain(t.casefold()) for t in cased]
+        raw = [t.casefold() for t in cased]
         words = [i for i, t in enumerate(raw) if t not in CLAUSE_END]
         out: list[str] = []
         done = 0  # raw tokens before this index are already in `out`
@@ -133,11 +135,14 @@ class NameIndex:
         return Template(tuple(out))
 
 
-def _plain(word: str) -> str:
-    """A folded word without its accents: "Zoe Akesson-Berg" names Zoë Åkesson-Berg."""
-    if word.isascii():
-        return word
-    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+def _plain(text: str) -> str:
+    """`text` without its accents: "Zoe Akesson-Berg" names Zoë Åkesson-Berg."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", _ACCENTS.sub("", unicodedata.normalize("NFD", text)))
+
+
+_ACCENTS = re.compile("[\u0300-\u036f]")  # the Latin accents only ("ガ" keeps its mark)
 
 
 @lru_cache(maxsize=32)
