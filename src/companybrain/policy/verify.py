@@ -544,6 +544,8 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: boo
     row = _table_row(fact.quote, record)
     field = segments.field_of(fact.quote)
     field_role = wording.field_role(field[0]) if field else None
+    if field and field_role is None and _listed_as_owner(fact.quote, field[0], record, org):
+        field_role = "owner"  # "## Owners" ... "- Billing gateway: Bo Lind"
     if service.id not in quote.ids(SERVICE) and not (
         field_role
         and _starts_a_line(fact.quote, record)
@@ -758,11 +760,31 @@ def _states_vacancy(fact: OwnershipFact, record: Record, org: Org) -> bool:
             for i in services
         ) and any(wording.says_vacant(c) for c in owners)
     field = segments.field_of(fact.quote)
-    if not field or wording.field_role(field[0]) != "owner" or not wording.says_vacant(field[1]):
+    if not field or not wording.says_vacant(field[1]):
+        return False
+    if wording.field_role(field[0]) != "owner" and not _listed_as_owner(
+        fact.quote, field[0], record, org
+    ):
         return False
     return _starts_a_line(fact.quote, record) and (
         fact.service in template(fact.quote, org).ids(SERVICE)
         or _record_is_about(record, fact.service, org)
+    )
+
+
+def _listed_as_owner(quote: str, key: str, record: Record, org: Org) -> bool:
+    """Is `quote` a `Key: value` line of `record` under a heading naming owners ("##
+    Owners"), its key a service's name and nothing else ("- Billing gateway: Bo Lind")?"""
+    return wording.names_only(template(key, org)) and normalise(quote) in _under_owners(record.text)
+
+
+@lru_cache(maxsize=4)
+def _under_owners(text: str) -> frozenset[str]:
+    """The lines of `text` (normalised) under a heading naming owners."""
+    return frozenset(
+        normalise(u.text)
+        for u in segments.units(text)
+        if u.kind == segments.SENTENCE and wording.column_role(u.section) == "owner"
     )
 
 

@@ -149,6 +149,12 @@ _VACANT = re.compile(
 )
 
 
+def names_only(key: Template) -> bool:
+    """Is a key or cell (a template) one service's name, with at most an article before it?"""
+    words = [t for t in key.tokens if t not in CLAUSE_END]
+    return len(words) in (1, 2) and words[-1].startswith("<s:") and words[:-1] in ([], ["the"])
+
+
 def says_vacant(value: str) -> bool:
     """Does an owner cell or field value say the service has no owner? (Folded as names
     are: case and punctuation do not matter.)"""

@@ -184,6 +184,13 @@ def propose(record: Record, org: Org) -> Proposal:
         elif unit.kind == segments.FIELD:
             for service, owner in _from_field(unit.text, record, org):
                 add(service, owner, unit.text)
+        elif (
+            unit.kind == segments.SENTENCE
+            and wording.column_role(unit.section) == "owner"
+            and (listed := _from_listed(unit.text, org))
+        ):
+            for service, owner in listed:  # "## Owners" ... "- Billing gateway: Bo Lind"
+                add(service, owner, unit.text)
         elif unit.kind == segments.SENTENCE and may_state_ownership(unit.text):
             pairs = _sentence_pairs(unit.text, org)
             for service, owner in pairs:
@@ -501,6 +508,17 @@ def _from_field(line: str, record: Record, org: Org) -> list[tuple[str, str]]:
     if len(services) != 1:
         return []
     return [(services[0], p) for p in owners]
+
+
+def _from_listed(line: str, org: Org) -> list[tuple[str, str]]:
+    """Under a heading naming owners ("## Owners", "## Service owners"), a `Key: value`
+    line whose key is a service's name and nothing else: "Billing gateway: Bo Lind"."""
+    field = segments.field_of(line)
+    if field is None or not (key := template(field[0], org)).ids(SERVICE):
+        return []
+    if not wording.names_only(key):
+        return []  # "Upgrade the billing gateway: Cy" is a task's
+    return [(s, p) for s in key.ids(SERVICE) for p in _cell_owners(field[1], org)[:1]]
 
 
 def _decisions(record: Record, units: list[segments.Unit]) -> tuple[DecisionFact, ...]:
