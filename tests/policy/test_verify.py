@@ -472,6 +472,12 @@ def test_each_ownership_check_refuses_with_a_reason(
             "ben",
             "previous_owner",
         ),
+        (  # (the rules do not propose it; a model may)
+            "Ben, who owned the billing gateway, now owns the ledger service.",
+            "Ben, who owned the billing gateway, now owns the ledger service.",
+            "ben",
+            "previous_owner",
+        ),
         (
             "Rumour has it Ben owns the billing gateway.",
             "Rumour has it Ben owns the billing gateway.",

@@ -216,7 +216,7 @@ def _unread(
 # not one the record names as a past one only ("owned it in 2024").
 _RELEASED = re.compile(
     r"\bno longer\b|\bnot\b.{0,40}\bany ?more\b|\bused to\b|\bformerly\b|\buntil\b"
-    r"|\bresign\w*|\b(?:former|previous|outgoing) owner\b",
+    r"|\bresign\w*|\b(?:former|previous|outgoing) owner\b|\bwho (?:once |formerly )?owned\b",
     re.I,
 )
 
@@ -577,7 +577,9 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: boo
         standing = NOT_ASSERTED, 'in a question the record answers "no" to'
     if not standing and row is None and field_role is None:  # "owns X or Y, I forget which"
         said = template(injection.shown_text(sentence), org) if sentence else quote
-        standing = wording.alternative(said, service.id)
+        standing = wording.alternative(said, service.id) or wording.owned_before(
+            said, person.id, service.id
+        )
     if standing:
         check, as_what = standing
         raise Refused(check, f"the quote names {person.name} {as_what}, not as the owner")

@@ -227,6 +227,19 @@ def standing(quote: Template, owner: str) -> tuple[str, str] | None:
     return next(v for v in verdicts if v is not None)
 
 
+def owned_before(quote: Template, owner: str, service: str) -> tuple[str, str] | None:
+    """Does a relative clause say that `owner` owned `service` before ("Kofi, who owned the
+    billing gateway, now owns the ledger")? `standing` reads the clause for the person,
+    whatever service it names; this reads it for the service. Returns (check, "as ...")."""
+    me, it = re.escape(marker(PERSON, owner)), re.escape(marker(SERVICE, service))
+    found = re.search(
+        rf"{me} (?:who|which) (?:once |formerly |previously |originally )?(?:owned|had owned"
+        rf"|used to own|was the owner of) (?:the |our |its )?(?:<s:[^>]+> (?:and (?:the )?)?)*{it}",
+        quote.text,
+    )
+    return ("previous_owner", "as a previous owner ('who owned')") if found else None
+
+
 def alternative(quote: Template, service: str) -> tuple[str, str] | None:
     """Does the quote name `service` only as one of alternatives ("owns the search index or
     the billing gateway, I forget which", "either the billing gateway or the ledger")?

@@ -71,6 +71,9 @@ _CURRENT = [
     rf"(?:(?:will|shall) {_ADV})?"
     rf"(?:(?:co )?owns|(?:co )?own|has owned|have owned"
     rf"|{_TAKE_OVER}(?: as {_ART}{_ROLE} (?:of|for))?) {_ART}{_SL}",
+    # "Kofi, who owned the billing gateway, now owns the search index" (no one else between)
+    rf"{_P} (?:who|which) (?:(?!<p:)\S+ ){{1,8}}?{_ADV}(?:owns|has taken over|took over"
+    rf"|has become (?:the )?owner of) {_ART}{_SL}",
     # "Bo Lind took the billing gateway over" (and "took it over", read for its service)
     rf"{_PL} {_ADV}(?:takes|take|took|has taken|have taken|is taking|will take) {_ART}{_SL} over",
     # "Bo Lind co-owns the billing gateway with Cy Park": both ("oldspan" names more people)
@@ -115,6 +118,9 @@ _FORMER = [
     rf" (?:previously |formerly |originally |once )?owned by {_P}",
     rf"{_P} (?:is|was) {_ART}(?:previous|former|old|outgoing|prior) owner of {_ART}{_SL}",
     rf"{_P} (?:was|were|had been) {_ART}{_ROLE} (?:of|for) {_ART}{_SL}",  # "was the owner"
+    # "Kofi, who owned the billing gateway, now owns the search index"
+    rf"{_P} (?:who|which) (?:once |formerly |previously |originally )?(?:owned|had owned"
+    rf"|used to own) {_ART}{_SL}",
 ]
 # Straight after the services someone is said to own, these make them the owner of a part
 # of the service, not of it: "owns the billing gateway's dashboards" (the "s" of a
