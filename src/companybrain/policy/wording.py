@@ -61,6 +61,10 @@ _DISPUTED = re.compile(
     r"|\b(?:it is|it s|it was) (?:a myth|not true|untrue|false|wrong|incorrect) that\b"
     r"|\b(?:myth|rumou?r|misconception) that\b|\brumou?r(?:s)? (?:has|have) it\b"
     r"|\b(?:it is|it s) rumou?red\b|\brumou?redly\b"
+    # "Kofi, who says Bo owns it, is wrong", "Kofi says Bo owns it, but he is mistaken"
+    r"|\b(?:says|said|claims|claimed|thinks|thought|believes|believed|insists|insisted)\b"
+    r".*\b(?:is|was|are|were|s) (?:(?:just|simply|completely|plain|clearly) )?(?:wrong"
+    r"|mistaken|incorrect)\b"
 )
 # Straight after a person, the "s" of a possessive and a word: what is named is theirs (a
 # team, a successor, a deputy), not them. "Kofi's the owner" is "Kofi is": not read so.
