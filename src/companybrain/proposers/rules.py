@@ -100,6 +100,10 @@ _CURRENT = [
     rf"{_ART}{_ROLE} (?:of|for) {_ART}{_SL} {_IS} {_ADV}{_P}",
     # "the billing gateway's owner is Kofi"
     rf"{_SL} (?:s )?{_ROLE} {_IS} {_ADV}{_P}",
+    # "The billing gateway's owner, Bo Lind, is on leave"; "Contact Bo Lind, owner of the
+    # billing gateway" (the commas are not in the template)
+    rf"{_SL} (?:s )?{_ROLE} {_P}",
+    rf"{_P} {_ART}{_ROLE} (?:of|for) {_ART}{_SL}",
     # "ownership of the audit log pipeline transfers from Viktor Sokolov to Amara Nwosu"
     rf"(?:{_ART}ownership of )?{_ART}{_SL} (?:ownership )?{_AUX}{_MOVES}(?: over)?{_FROM} to {_P}",
     # "... moved to Kofi and back to Lena", "transfers to Ben, then to Cora": the last one
