@@ -216,7 +216,8 @@ def _unread(
 # not one the record names as a past one only ("owned it in 2024").
 _RELEASED = re.compile(
     r"\bno longer\b|\bnot\b.{0,40}\bany ?more\b|\bused to\b|\bformerly\b|\buntil\b"
-    r"|\bresign\w*|\b(?:former|previous|outgoing) owner\b|\bwho (?:once |formerly )?owned\b",
+    r"|\bresign\w*|\b(?:former|previous|outgoing) owner\b|\bwho (?:once |formerly )?owned\b"
+    r"|\b(?:hand(?:s|ed|ing)?|transfer\w*|reassign\w*)\b.{0,60}\bto\b",  # "handed it to"
     re.I,
 )
 

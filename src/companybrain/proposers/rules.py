@@ -299,6 +299,7 @@ _CHANGE_OF_HANDS = re.compile(
     r"|\bhand(?:s|ed|ing)? (?:\S+ ){0,5}over\b"
     r"|\bstep(?:s|ped|ping)? (?:down|aside)\b|\bresign\w*|\bunowned\b|\bownerless\b"
     r"|\bno (?:longer|owner)\b"
+    r"|\b(?:hand(?:s|ed|ing)?|transfer\w*|reassign\w*) (?:\S+ ){0,6}?to\b"  # "... to the team"
     r"|\bnew owner\b|\bchang\w* hands\b|\breassign\w*\b"
     r"|\bownership\b.{0,60}\b(?:transfer\w*|pass\w*|mov\w*|chang\w*)\b"
 )
