@@ -320,7 +320,12 @@ def _build(
                 DECISION,
                 row["title"] or row["id"],
                 _names(row["title"], [row["id"]]),
-                {"quote": row["quote"], "status": row["status"], "record": row["record"]},
+                {
+                    "quote": row["quote"],
+                    "status": row["status"],
+                    "record": row["record"],
+                    "at_ms": row.get("at_ms"),  # when its record was written
+                },
             )
         )
     return catalog

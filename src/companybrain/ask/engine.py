@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from companybrain.ask import tools
-from companybrain.ask.catalog import Catalog, load_catalog
+from companybrain.ask.catalog import DECISION, Catalog, load_catalog
 from companybrain.ask.explain import explain
 from companybrain.ask.router import (
     Route,
@@ -18,6 +18,7 @@ from companybrain.ask.router import (
     future_owner,
     future_owner_refusal,
     get_router,
+    route_decision_as_of,
 )
 from companybrain.config import Settings
 from companybrain.errors import InputError
@@ -178,6 +179,14 @@ def _company_answer(
     as_of_text = (
         format_instant(when.as_of, catalog.timezone) if isinstance(when, QuestionTime) else None
     )
+    if (
+        route.tool == "trace_decision"
+        and route.by == "rules"
+        and isinstance(when, QuestionTime)
+        and when.phrase
+        and not catalog.mentions(question, DECISION)
+    ):  # chosen by its words: among the decisions recorded by the day asked about
+        route = route_decision_as_of(question, catalog, when.as_of_ms)
     subject = route.subject.subject() if route.subject else None
     if route.refusal is not None:
         return Answer.refused(

@@ -563,7 +563,15 @@ def _route_named(tool: str, question: str, catalog: Catalog) -> Route:
     return Route(tool, subject=distinct[0], sign_off=sign_off)
 
 
-def _route_decision(question: str, catalog: Catalog) -> Route:
+def route_decision_as_of(question: str, catalog: Catalog, as_of_ms: int) -> Route:
+    """The decision a question asked about a day means, chosen by its words: of those
+    that fit it equally, the ones recorded by then ("Why do we publish ledger events
+    through Kafka as of 1 March?" fits ADR-004 and ADR-009 equally, and ADR-009 was
+    recorded in May)."""
+    return _route_decision(question, catalog, as_of_ms)
+
+
+def _route_decision(question: str, catalog: Catalog, as_of_ms: int | None = None) -> Route:
     named = [m.entity for m in catalog.mentions(question, DECISION)]
     if len(set(named)) == 1:
         return Route("trace_decision", subject=named[0])
@@ -596,6 +604,9 @@ def _route_decision(question: str, catalog: Catalog) -> Route:
         return Route("trace_decision", refusal=not_in_graph(question, "trace_decision"))
     best = scored[0][0]
     top = [d for score, d in scored if score == best]
+    then = [d for d in top if as_of_ms is None or (d.extra.get("at_ms") or 0) <= as_of_ms]
+    if len(top) > 1 and then:  # a tie with decisions recorded after the day asked is none
+        top = then
     if len(top) > 1:
         ids = ", ".join(d.id for d in top)
         return Route(

@@ -68,7 +68,7 @@ def decisions(store: Store) -> list[Row]:
     return store.read(
         "MATCH (d:Decision) OPTIONAL MATCH (d)-[:STATED_IN]->(s:Source) "
         "RETURN d.id AS id, d.title AS title, d.quote AS quote, d.status AS status, "
-        "s.id AS record, s.acl AS acl ORDER BY d.id"
+        "d.at_ms AS at_ms, s.id AS record, s.acl AS acl ORDER BY d.id"
     )
 
 
