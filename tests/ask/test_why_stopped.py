@@ -10,7 +10,11 @@ from companybrain.ask.engine import ask
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.ingest.pipeline import ingest
-from companybrain.policy.stopped import asks_why_stopped, stops_what_is_asked
+from companybrain.policy.stopped import (
+    asks_about_the_replaced,
+    asks_why_stopped,
+    stops_what_is_asked,
+)
 from tests.ask.conftest import NOW
 from tests.ingest.corpus_builder import write_corpus
 
@@ -45,6 +49,8 @@ def test_why_we_stopped_a_decision_in_force_is_refused(
         ("Why did we stop using the transactional outbox?", "ADR-015"),
         ("Why don't we load the data warehouse nightly anymore?", "ADR-011"),
         ("Why did we move away from the outbox relay?", "ADR-015"),
+        # ADR-011 replaced the nightly loads: it says why they were dropped
+        ("Why did we drop nightly batch loads for hourly micro-batches?", "ADR-011"),
         ("Why do we load the data warehouse in hourly micro-batches?", "ADR-011"),
     ):
         a = q(demo, demo_settings, question)
@@ -88,3 +94,6 @@ def test_what_a_question_and_a_statement_stop() -> None:
     assert not stops_what_is_asked("Why don't we use the outbox anymore?", statement)
     assert stops_what_is_asked("Why don't we use Kafka anymore?", statement)
     assert not stops_what_is_asked("Why did we stop it?", "We will use an outbox.")
+    hourly, nightly = "Hourly micro-batch loads", "Nightly batch loads"
+    assert asks_about_the_replaced("Why did we drop nightly loads for hourly?", nightly, hourly)
+    assert not asks_about_the_replaced("Why did we drop hourly micro-batches?", nightly, hourly)

@@ -355,7 +355,8 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
         positions[row["id"]] = min(
             positions[row["older"]] - 1, positions.get(row["id"], positions[row["older"]])
         )
-    if refusal := _never_stopped(ctx, subject, details[subject.id], positions):
+    replaced = [details[o] for n, o in links if n == subject.id and o in positions]
+    if refusal := _never_stopped(ctx, subject, details[subject.id], positions, replaced):
         return ctx.refused(
             "trace_decision",
             subject,
@@ -408,20 +409,29 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
 
 
 def _never_stopped(
-    ctx: AskContext, subject: Entity, decision: Row, positions: dict[str, int]
+    ctx: AskContext,
+    subject: Entity,
+    decision: Row,
+    positions: dict[str, int],
+    replaced: list[Row],
 ) -> str | None:
     """Why "why did we stop X?" is not answered by `decision`, else None: nothing newer in
     the chain replaces it, its record does not call it superseded, and it does not stop X
-    itself, so its motivation is why X was started (the chain would be cited as why)."""
+    itself (in its words, or by replacing a decision about X, one of `replaced`), so its
+    motivation is why X was started (the chain would be cited as why)."""
     words = stopped.asks_why_stopped(ctx.question)
     status = str(decision.get("status") or "").strip().lower()
-    statement = f"{decision.get('title') or ''} {decision.get('quote') or ''}"
+    statement = _statement(decision)
     if (
         words is None
         or any(p < 0 for p in positions.values())
         # (a status is the record's as it is now, not as it was on a day asked about)
         or (status in stopped.ENDED_STATUSES and ctx.time.phrase is None)
         or stopped.stops_what_is_asked(ctx.question, statement)
+        or any(
+            stopped.asks_about_the_replaced(ctx.question, _statement(old), statement)
+            for old in replaced
+        )
     ):
         return None
     said = f", {status}" if status and status not in stopped.ENDED_STATUSES else ""
@@ -430,6 +440,10 @@ def _never_stopped(
         f"says that {subject.id} ({subject.name}{said}) was stopped or replaced by "
         f"{ctx.as_of}, nor does it stop that itself: its reasons are why it was adopted"
     )
+
+
+def _statement(decision: Row) -> str:
+    return f"{decision.get('title') or ''} {decision.get('quote') or ''}"
 
 
 def _written_by(record: Row, as_of_ms: int) -> bool:

@@ -38,13 +38,7 @@ def stops_what_is_asked(question: str, statement: str) -> bool:
     and write them to an outbox" answers why we stopped publishing through Kafka, not why
     we stopped using the outbox: the words after the question's "stop" must meet those of
     a clause the statement ends something in."""
-    asked = _ASKS_WHY_ENDED.search(question)
-    if asked is None:
-        wanted: set[str] = set()
-    elif asked.group().lower().endswith("more"):  # "don't we use X anymore": X before it
-        wanted = _words(asked.group())
-    else:
-        wanted = _words(question[asked.end() :])
+    wanted = _asked(question)
     for m in _ENDS.finditer(statement):
         ended = _words(_CLAUSE_END.split(statement[m.end() :], maxsplit=1)[0])
         if ended and (not wanted or wanted & ended):
@@ -52,8 +46,30 @@ def stops_what_is_asked(question: str, statement: str) -> bool:
     return False
 
 
+def asks_about_the_replaced(question: str, replaced: str, replacing: str) -> bool:
+    """Does what the question asks was stopped fit a decision that `replacing` (a title
+    and statement) replaced, as well as it fits `replacing` itself? "Why did we drop
+    nightly batch loads for hourly micro-batches?" is answered by the hourly decision,
+    which replaced the nightly one; "Why did we stop streaming ledger events with logical
+    replication?" asks about the streaming decision itself."""
+    wanted = _asked(question)
+    met = len(wanted & _words(replaced))
+    return met > 0 and met >= len(wanted & _words(replacing))
+
+
+def _asked(question: str) -> set[str]:
+    """The words of what a question asks was stopped: after "stop" to the end of its
+    clause, or for "don't we use X anymore" what comes before "anymore"."""
+    asked = _ASKS_WHY_ENDED.search(question)
+    if asked is None:
+        return set()
+    if asked.group().lower().endswith("more"):
+        return _words(asked.group())
+    return _words(_CLAUSE_END.split(question[asked.end() :], maxsplit=1)[0])
+
+
 # Where what a clause ends stops: "stop X and write Y", "retire X, ...", "replace X with Y".
-_CLAUSE_END = re.compile(r"[,;:.!?()]|\b(?:and|but|so|then|with|by|in\s+favou?r\s+of)\b", re.I)
+_CLAUSE_END = re.compile(r"[,;:.!?()]|\b(?:and|but|so|then|with|by|for|in\s+favou?r\s+of)\b", re.I)
 _PLAIN = frozenset(
     str.split(
         """the and for with from into onto through our we us you using use used did does do
