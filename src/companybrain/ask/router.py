@@ -296,6 +296,38 @@ def other_than_expert(question: str, names: NameSet | Iterable[str] = ()) -> str
     return re.sub(r"\s+(?:and|or)$", "", " ".join(question[m.start() : end].split()))
 
 
+# "Who knows the ledger service the least?", "Who worked on it first?", "Who on the
+# platform team knows it?": answered, the experts ranked most first, from every team, were
+# given as the least, the first, or the platform team's.
+_EXPERT_RANK = re.compile(
+    r"\b(?:least|fewest|worst|first|earliest|latest|newest|most\s+recent(?:ly)?"
+    r"|second|third|fourth|next\s+best|new\s+hires?)\b",
+    re.I,
+)
+
+
+def expert_beyond_rank(question: str, catalog: Catalog) -> str | None:
+    """What an expertise question asks for other than the people who know a subject best
+    (its words "least", "first"..., quoted, or those on a team it names), else None."""
+    text = plain(question, catalog.name_set())
+    if question_type(text) != "who_knows":
+        return None
+    if m := _EXPERT_RANK.search(text):
+        return f'"{_words(question, m)}"'
+    teams = named_as(question, catalog, TEAM)
+    return f"those on the {teams[0].entity.name} team" if teams else None
+
+
+def expert_beyond_rank_refusal(what: str) -> Refusal:
+    """`what`: the words the question asks for, quoted, or the team it names."""
+    return Refusal(
+        RefusalCode.OUT_OF_SCOPE,
+        f"the question asks for {what}: the records rank everyone who knows a subject by "
+        "what they did on it, most first, not by team or by time. Ask who knows it; the "
+        "answer lists each person with what they did",
+    )
+
+
 def other_expert_refusal(words: str) -> Refusal:
     return Refusal(
         RefusalCode.OUT_OF_SCOPE,
@@ -418,6 +450,8 @@ def asks_beyond_its_type(question: str, catalog: Catalog) -> Refusal | None:
         return not_knowing_refusal(words)
     if words := other_than_expert(question, names):
         return other_expert_refusal(words)
+    if words := expert_beyond_rank(question, catalog):
+        return expert_beyond_rank_refusal(words)
     return None
 
 

@@ -1,0 +1,45 @@
+"""Expertise questions that ask for other than who knows a subject best: the least, the
+first, those on one team. Answered, the experts ranked most first, from every team, were
+given as that."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companybrain.ask.engine import ask
+from companybrain.config import Settings
+from companybrain.graph.connection import Store
+from tests.ask.conftest import NOW
+
+
+def q(store: Store, settings: Settings, question: str) -> dict[str, Any]:
+    return ask(store, settings, question, now=NOW).to_dict()
+
+
+def test_who_knows_the_least_first_or_on_one_team_is_refused(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Who knows the ledger service the least?" answered Darius first, the one who knows
+    it best, with his records; "Who on the platform team knows the ledger service?"
+    answered Darius and Rafael of the payments team."""
+    for question, said in (
+        ("Who knows the ledger service the least?", '"least"'),
+        ("Who is least familiar with the search index?", '"least"'),
+        ("Who worked on the ledger service first?", '"first"'),
+        ("Who knows the ledger service second best?", '"second"'),
+        ("Who on the platform team knows the ledger service?", "those on the Platform team"),
+        ("Who in security knows the secrets vault?", "those on the Security team"),
+    ):
+        a = q(demo, demo_settings, question)
+        assert (a["status"], a["result"]) == ("refused", None), (question, a["result"])
+        assert a["refusal"]["code"] == "OUT_OF_SCOPE" and a["citations"] == [], question
+        assert f"asks for {said}:" in a["refusal"]["message"], a["refusal"]["message"]
+    for question, expert in (
+        ("Who knows the ledger service best?", "darius"),
+        ("Who has the most experience with ledger-svc?", "darius"),
+        ("Who knows the Payments API?", None),  # the service, not the Payments team
+        ("Who knows about the data warehouse?", "elif"),
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "answered", (question, a["refusal"])
+        assert expert is None or a["result"]["experts"][0]["id"] == expert, question
