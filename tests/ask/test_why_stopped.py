@@ -36,6 +36,9 @@ def test_why_we_stopped_a_decision_in_force_is_refused(
         ("Why did we abandon hourly micro-batches for the data warehouse?", "ADR-011"),
         ("Why did we stop streaming ledger events with logical replication?", "ADR-015"),
         ("Why did we stop using the transactional outbox on 2026-08-01?", "ADR-009"),
+        # asked why it was superseded itself: what it retires (the relay) is not that
+        ("Why was ADR-011 superseded?", "ADR-011"),
+        ("Why was ADR-015 replaced?", "ADR-015"),
     ):
         a = q(demo, demo_settings, question)
         assert (a["status"], a["result"]) == ("refused", None), (question, a["result"])
@@ -52,6 +55,10 @@ def test_why_we_stopped_a_decision_in_force_is_refused(
         # ADR-011 replaced the nightly loads: it says why they were dropped
         ("Why did we drop nightly batch loads for hourly micro-batches?", "ADR-011"),
         ("Why do we load the data warehouse in hourly micro-batches?", "ADR-011"),
+        ("Why was ADR-009 superseded?", "ADR-015"),
+        ("Why was ADR-003 replaced?", "ADR-011"),
+        ("What replaced ADR-015?", "ADR-015"),
+        ("What did ADR-011 replace?", "ADR-011"),
     ):
         a = q(demo, demo_settings, question)
         assert a["status"] == "answered" and a["result"]["chain"][0] == chain, (question, a)

@@ -427,10 +427,15 @@ def _never_stopped(
         or any(p < 0 for p in positions.values())
         # (a status is the record's as it is now, not as it was on a day asked about)
         or (status in stopped.ENDED_STATUSES and ctx.time.phrase is None)
-        or stopped.stops_what_is_asked(ctx.question, statement)
-        or any(
-            stopped.asks_about_the_replaced(ctx.question, _statement(old), statement)
-            for old in replaced
+        or (
+            not stopped.asks_why_it_ended(ctx.question)  # (what it ends is not asked)
+            and (
+                stopped.stops_what_is_asked(ctx.question, statement)
+                or any(
+                    stopped.asks_about_the_replaced(ctx.question, _statement(old), statement)
+                    for old in replaced
+                )
+            )
         )
     ):
         return None

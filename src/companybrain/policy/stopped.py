@@ -26,9 +26,25 @@ _ENDS = re.compile(rf"\b(?:{_ENDED}|instead|replac(?:e|es|ed|ing))\b", re.I)
 ENDED_STATUSES = frozenset(("superseded", "deprecated", "retired", "replaced", "obsolete"))
 
 
+# "Why was ADR-011 superseded?": the decision named is the one asked to have ended, so
+# what it ends itself does not answer.
+_ASKS_WHY_IT_ENDED = re.compile(
+    r"\bwhy\s+(?:was|were|is|are|has|have|had)\b[^?]*?\b(?:superseded|replaced|reversed"
+    r"|revoked|withdrawn|overturned|rolled\s+back|dropped|abandoned|retired|deprecated"
+    r"|discontinued|stopped)\b",
+    re.I,
+)
+
+
+def asks_why_it_ended(question: str) -> bool:
+    """Does the question ask why the decision it names was itself ended ("Why was ADR-011
+    superseded?"), as opposed to why something was stopped by a decision?"""
+    return bool(_ASKS_WHY_IT_ENDED.search(question))
+
+
 def asks_why_stopped(question: str) -> str | None:
     """The words by which a question about a decision asks why something was stopped."""
-    m = _ASKS_WHY_ENDED.search(question)
+    m = _ASKS_WHY_ENDED.search(question) or _ASKS_WHY_IT_ENDED.search(question)
     return " ".join(m.group().split()) if m else None
 
 
