@@ -43,3 +43,14 @@ def test_who_knows_the_least_first_or_on_one_team_is_refused(
         a = q(demo, demo_settings, question)
         assert a["status"] == "answered", (question, a["refusal"])
         assert expert is None or a["result"]["experts"][0]["id"] == expert, question
+
+
+def test_a_team_named_alone_is_refused_for_what_it_is(demo: Store, demo_settings: Settings) -> None:
+    """With the check above, "Who knows the search indexer?" was refused as asking for
+    "those on the Search & Discovery team" (whose id is "search"), and "Who knows the
+    data?" for the Data team's: neither names a service beside a team."""
+    near = q(demo, demo_settings, "Who knows the search indexer?")
+    assert near["refusal"]["code"] == "NOT_IN_GRAPH", near["refusal"]
+    assert "close to Search Index" in near["refusal"]["message"]
+    team = q(demo, demo_settings, "Who knows the data?")
+    assert "names Data but no service or project" in team["refusal"]["message"], team

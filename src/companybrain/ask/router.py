@@ -314,8 +314,11 @@ def expert_beyond_rank(question: str, catalog: Catalog) -> str | None:
         return None
     if m := _EXPERT_RANK.search(text):
         return f'"{_words(question, m)}"'
+    # (a team beside the subject: one named alone is no subject, as routing says)
     teams = named_as(question, catalog, TEAM)
-    return f"those on the {teams[0].entity.name} team" if teams else None
+    if teams and named_as(question, catalog, SERVICE, PROJECT):
+        return f"those on the {teams[0].entity.name} team"
+    return None
 
 
 def expert_beyond_rank_refusal(what: str) -> Refusal:
