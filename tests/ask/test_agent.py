@@ -815,6 +815,72 @@ def test_experts_as_the_tools_ranked_them_are_shown(
     assert (out.status, out.text, out.reason) == ("answered", prose, None)
 
 
+@pytest.mark.parametrize(
+    ("prose", "reason"),
+    [
+        (
+            "Kofi Mensah leads the Payments team [kofi].",
+            "says someone leads a team that a person_or_team answer of this run gives another "
+            "lead, or none",
+        ),
+        (
+            "Kofi Mensah is the team lead of Payments [payments].",
+            "says someone leads a team that a person_or_team answer of this run gives another "
+            "lead, or none",
+        ),
+        (
+            "The Payments team is led by Marek Novotny [payments].",
+            "says someone leads a team that a person_or_team answer of this run gives another "
+            "lead, or none",
+        ),
+        (
+            "Marek Novotny is on the Payments team [marek].",
+            "puts someone on a team that no person_or_team answer of this run puts them on",
+        ),
+    ],
+)
+def test_a_team_lead_or_member_the_tools_did_not_give_is_withheld(
+    demo: Store,
+    model_settings: Settings,
+    model_server: ScriptedModelServer,
+    prose: str,
+    reason: str,
+) -> None:
+    """Sunita Rao leads Payments, where Kofi is a member; Marek is on Platform. A person's
+    id beside the prose ("[kofi]") passed it as checked: nothing read who it said leads or
+    is on a team."""
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(
+        tool_call("person_or_team", {"name": "Kofi Mensah"}),
+        tool_call("person_or_team", {"name": "payments"}, call_id="call_2"),
+        tool_call("person_or_team", {"name": "Marek Novotny"}, call_id="call_3"),
+        text(prose),
+    )
+    out = ask_agent(demo, model_settings, "Who is Kofi Mensah?", now=NOW, max_steps=4)
+    assert (out.status, out.text_by, out.reason) == ("withheld", "template", reason)
+    assert prose not in out.text
+
+
+def test_a_team_lead_and_members_as_the_tools_gave_them_are_shown(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    prose = (
+        "Kofi Mensah is on the Payments team [kofi], which is led by Sunita Rao [payments]; "
+        "Marek Novotny leads Platform [marek]."
+    )
+    model_server.play(
+        tool_call("person_or_team", {"name": "Kofi Mensah"}),
+        tool_call("person_or_team", {"name": "payments"}, call_id="call_2"),
+        tool_call("person_or_team", {"name": "Marek Novotny"}, call_id="call_3"),
+        text(prose),
+    )
+    out = ask_agent(demo, model_settings, "Who is Kofi Mensah?", now=NOW, max_steps=4)
+    assert (out.status, out.text, out.reason) == ("answered", prose, None)
+
+
 def test_names_the_tools_returned_or_the_question_used_may_be_written(
     demo: Store, model_settings: Settings, model_server: ScriptedModelServer
 ) -> None:

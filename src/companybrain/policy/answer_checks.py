@@ -67,6 +67,13 @@ class EvidenceItem:
     # ids) they know, and those they know best (ranked first).
     expert_of: list[str] = field(default_factory=list)
     top_of: list[str] = field(default_factory=list)
+    # What a person_or_team answer of this run says: of a person, their team's id ("": none)
+    # and the teams they lead; of a team, its lead's id ("": none) and its members' ids.
+    team: str | None = None
+    leads: list[str] | None = None
+    is_team: bool = False
+    team_lead: str | None = None
+    team_members: list[str] | None = None
 
     @property
     def text(self) -> str:
@@ -128,6 +135,8 @@ def evidence_from_answers(answers: Iterable[Answer]) -> Evidence:
                 _links(answer.result, item)
             if answer.tool == "who_knows":
                 _experts(answer, item)
+            if answer.tool == "person_or_team":
+                _teams(answer.result, item)
     return ev
 
 
@@ -142,6 +151,24 @@ def _experts(answer: Answer, item: Any) -> None:
             it.expert_of += [k for k in known if k not in it.expert_of]
             if rank == 0:
                 it.top_of += [k for k in known if k not in it.top_of]
+
+
+def _teams(result: Mapping[str, Any], item: Any) -> None:
+    """What a person_or_team answer says of whose team is whose, and who leads it."""
+    person, team = result.get("person"), result.get("team")
+    if isinstance(person, dict) and (it := item(person.get("id"))) is not None:
+        theirs = person.get("team")
+        it.team = str(theirs.get("id") or "") if isinstance(theirs, dict) else ""
+        it.leads = [str(t) for t in person.get("leads") or [] if t]
+        for tid in (it.team, *it.leads):
+            if (t := item(tid)) is not None:
+                t.is_team = True
+    if isinstance(team, dict) and (t := item(team.get("id"))) is not None:
+        t.is_team = True
+        lead = team.get("lead")
+        t.team_lead = str(lead.get("id") or "") if isinstance(lead, dict) else ""
+        members = [m for m in team.get("members") or [] if isinstance(m, dict)]
+        t.team_members = [str(m.get("id")) for m in members]
 
 
 def _links(result: Mapping[str, Any], item: Any) -> None:
@@ -388,6 +415,8 @@ def check_answer(
         if not cites:
             failures.append("answers without citing anything a tool returned (cite or abstain)")
         failures += _owner_claims(text, evidence, known)
+    if any(it.is_team for it in evidence.values()):
+        failures += _team_claims(_unquoted(text, evidence), evidence, known)
     if any(it.expert_of for it in evidence.values()):
         failures += _expert_claims(_unquoted(text, evidence), evidence, known)
     traced = {k: it.supersedes for k, it in evidence.items() if it.supersedes is not None}
@@ -909,6 +938,78 @@ def _expert_claims(text: str, evidence: Evidence, known: Sequence[Named]) -> lis
                     failures.append(
                         "says someone knows most whom no who_knows answer of this run ranks first"
                     )
+    return failures
+
+
+# Who the answer says leads a team, or is on one: "Kofi leads the Payments team", "Kofi is
+# the team lead of Payments", "Payments is led by Kofi", "Kofi is on the Data team".
+_LEAD_CLAIMS = (
+    re.compile(_NAME + r"\s+(?i:(?:(?:still|now|currently|also)\s+)*(?:leads|heads)\b)"),
+    re.compile(
+        _NAME + r"\s+(?i:is\s+(?:(?:still|now|currently|also)\s+)*(?:the|a|its|their)\s+"
+        r"(?:[\w'’-]+\s+){0,2}?(?:lead|leader|head)\b)"
+    ),
+    re.compile(r"(?i:\b(?:led|headed)\s+by\s+)" + _NAME),
+    re.compile(r"(?i:\b(?:lead|leader|head)\b[^.;\n]{0,40}?\b(?:is|remains)\s+)" + _NAME),
+)
+_MEMBER_CLAIMS = (
+    re.compile(
+        _NAME + r"\s+(?i:(?:is|works|sits)\s+(?:(?:still|now|currently|also)\s+)*(?:on|in"
+        r"|a\s+member\s+of|part\s+of)\s)"
+    ),
+    re.compile(_NAME + r"\s+(?i:belongs\s+to\b)"),
+)
+
+
+def _team_claims(text: str, evidence: Evidence, known: Sequence[Named]) -> list[str]:
+    """Whom the answer says leads a team a person_or_team answer of this run returned must
+    be its lead there, and whom it puts on one, a member (or of that team by their own
+    answer)."""
+    teams = {k: it for k, it in evidence.items() if it.is_team}
+    ways = {
+        k: (k, *it.names, *(n for e in known if e.id == k for n in e.names))
+        for k, it in teams.items()
+    }
+    failures = []
+    for a, b in _sentences(text, []):
+        sentence = text[a:b]
+        said = [
+            (m.start(), m.end(), [(kind, m.group(1))])
+            for kind, patterns in (("lead", _LEAD_CLAIMS), ("member", _MEMBER_CLAIMS))
+            for p in patterns
+            for m in p.finditer(sentence)
+            if _person_like(m.group(1), known)
+        ]
+        if not said:
+            continue
+        said += [
+            (m.start(), m.end(), [])
+            for p in (*_OWNER_CLAIMS, *_PERSON_OWNER_CLAIMS, *_EXPERT_CLAIMS)
+            for m in p.finditer(sentence)
+        ]
+        for part, names in _claim_parts(sentence, said):
+            named = [k for k, ns in ways.items() if names_in(part, list(ns))]
+            for kind, name in names:
+                people = [
+                    it for it in evidence.values() if not it.is_team and _names_person(name, it)
+                ]
+                ids = {it.id for it in people}
+                for k in named:
+                    t = teams[k]
+                    if kind == "lead":
+                        told = t.team_lead is not None or any(it.leads is not None for it in people)
+                        right = t.team_lead in ids or any(k in (it.leads or ()) for it in people)
+                        why = "says someone leads a team that a person_or_team answer of this run"
+                        why += " gives another lead, or none"
+                    else:
+                        told = t.team_members is not None or any(it.team for it in people)
+                        right = bool(ids & set(t.team_members or ())) or any(
+                            it.team == k for it in people
+                        )
+                        why = "puts someone on a team that no person_or_team answer of this run"
+                        why += " puts them on"
+                    if told and not right:
+                        failures.append(why)
     return failures
 
 
