@@ -881,6 +881,48 @@ def test_a_team_lead_and_members_as_the_tools_gave_them_are_shown(
     assert (out.status, out.text, out.reason) == ("answered", prose, None)
 
 
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "We adopted ADR-004 because of LED-41 [LED-41].",
+        "ADR-015 was motivated by LED-41 [ADR-015].",
+        "LED-41 prompted ADR-015 [LED-41].",
+    ],
+)
+def test_a_motivation_the_chain_does_not_give_is_withheld(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer, prose: str
+) -> None:
+    """LED-41 motivated ADR-009 only. Giving it as the reason for ADR-004 or ADR-015 was
+    shown as a checked answer: LED-41 was a real citation of the run."""
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(tool_call("trace_decision", {"decision": "ADR-004"}), text(prose))
+    out = ask_agent(demo, model_settings, "Why did we adopt ADR-004?", now=NOW, max_steps=4)
+    assert (out.status, out.text_by, out.reason) == (
+        "withheld",
+        "template",
+        "says a decision was motivated by something no chain of this run gives as its motivation",
+    )
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "ADR-009 was motivated by LED-41 [LED-41].",
+        "ADR-009 [ADR-009] was adopted because of LED-41 [LED-41].",
+        "ADR-015 replaced ADR-009 [ADR-015], which was motivated by LED-41 [LED-41].",
+    ],
+)
+def test_a_motivation_the_chain_gives_is_shown(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer, prose: str
+) -> None:
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(tool_call("trace_decision", {"decision": "ADR-004"}), text(prose))
+    out = ask_agent(demo, model_settings, "Why did we adopt ADR-004?", now=NOW, max_steps=4)
+    assert (out.status, out.text, out.reason) == ("answered", prose, None)
+
+
 def test_names_the_tools_returned_or_the_question_used_may_be_written(
     demo: Store, model_settings: Settings, model_server: ScriptedModelServer
 ) -> None:

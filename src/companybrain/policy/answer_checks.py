@@ -63,6 +63,7 @@ class EvidenceItem:
     # A decision a supersession chain of this run shows (trace_decision, trace): the ones it
     # directly supersedes; None when no chain shows it.
     supersedes: list[str] | None = None
+    motivated_by: list[str] = field(default_factory=list)  # of such a decision
     # A person a who_knows answer of this run names as an expert: the subjects' names (and
     # ids) they know, and those they know best (ranked first).
     expert_of: list[str] = field(default_factory=list)
@@ -188,6 +189,10 @@ def _links(result: Mapping[str, Any], item: Any) -> None:
         it = item(newer)
         if it is not None and isinstance(older, str):
             it.supersedes = [*(it.supersedes or []), older]
+    for d in listed:
+        it = item(d.get("id"))
+        if it is not None:
+            it.motivated_by += [str(m) for m in d.get("motivated_by") or [] if m]
 
 
 def _owners(answer: Answer, item: Any) -> None:
@@ -420,7 +425,8 @@ def check_answer(
     if any(it.expert_of for it in evidence.values()):
         failures += _expert_claims(_unquoted(text, evidence), evidence, known)
     traced = {k: it.supersedes for k, it in evidence.items() if it.supersedes is not None}
-    failures += decision_claims(_unquoted(text, evidence), traced)
+    motivated = {k: evidence[k].motivated_by for k in traced}
+    failures += decision_claims(_unquoted(text, evidence), traced, motivated, list(evidence))
 
     # Quoting a record that says "approved" is the record's word; saying it is not.
     if said := approval_claim(_unquoted(masked, evidence)):

@@ -33,17 +33,33 @@ _IN_FORCE_BEFORE = (
 )
 
 
-def decision_claims(text: str, supersedes: Mapping[str, Sequence[str]]) -> list[str]:
+_MOTIVATED = (
+    r"\s+(?:was|is|were|had\s+been|has\s+been)\s+(?:(?:\w+)\s+)?(?:motivated|prompted|driven"
+    r"|triggered|caused|justified|requested|asked\s+for)\s+by\s+(?:(?:the|a|an|ticket|record"
+    r"|incident|issue|report)\s+)*"
+)
+_MOTIVATES = r"\s+(?:motivated|prompted|drove|triggered|caused|justified|led\s+to)\s+"
+_BECAUSE = r"\s+(?:[^.;\n]{0,60}?\s)?(?:because\s+of|due\s+to)\s+(?:the\s+)?"
+
+
+def decision_claims(
+    text: str,
+    supersedes: Mapping[str, Sequence[str]],
+    motivated_by: Mapping[str, Sequence[str]] | None = None,
+    ids: Sequence[str] = (),
+) -> list[str]:
     """What is wrong with what `text` says of the decisions `supersedes` holds (every
     decision a chain of the run showed, with those it directly supersedes): one said to
     replace another must do so along the chain, and one said to be in force (current, never
-    superseded) must be superseded by none of them."""
+    superseded) must be superseded by none of them. `motivated_by`: what motivated each, as
+    the run showed; a decision said to be motivated by (or adopted because of) one of `ids`
+    (what the tools returned) must be motivated by it."""
     if not supersedes:
         return []
+    failures = _motivations(text, supersedes, motivated_by or {}, ids)
     by_name = {i.casefold(): i for i in supersedes}
     ids = "|".join(re.escape(i) for i in sorted(supersedes, key=len, reverse=True))
     one = rf"(?<![\w#./-])({ids})(?![\w-])"
-    failures: list[str] = []
     replaced = {o for olds in supersedes.values() for o in olds}
     for pattern, newer_first in (
         (one + _CITE + _NEWER_FIRST + one, True),
@@ -63,6 +79,38 @@ def decision_claims(text: str, supersedes: Mapping[str, Sequence[str]]) -> list[
     if any(by_name[i.casefold()] in replaced for i in in_force):
         failures.append("says a decision is in force that a chain of this run shows replaced")
     return failures
+
+
+def _motivations(
+    text: str,
+    supersedes: Mapping[str, Sequence[str]],
+    motivated_by: Mapping[str, Sequence[str]],
+    ids: Sequence[str],
+) -> list[str]:
+    decisions = "|".join(re.escape(i) for i in sorted(supersedes, key=len, reverse=True))
+    records = "|".join(re.escape(i) for i in sorted({*ids, *supersedes}, key=len, reverse=True))
+    if not records:
+        return []
+    decision = rf"(?<![\w#./-])({decisions})(?![\w-])"
+    record = rf"(?<![\w#./-])({records})(?![\w-])"
+    by_name = {i.casefold(): i for i in {*ids, *supersedes}}
+    pairs = [
+        (m.group(1), m.group(2))
+        for p in (decision + _CITE + _MOTIVATED + record, decision + _CITE + _BECAUSE + record)
+        for m in re.finditer(p, text, re.I)
+    ]
+    pairs += [
+        (m.group(2), m.group(1))
+        for m in re.finditer(record + _CITE + _MOTIVATES + decision, text, re.I)
+    ]
+    for d, why in pairs:
+        d, why = by_name[d.casefold()], by_name[why.casefold()]
+        if why != d and why not in motivated_by.get(d, ()):
+            return [
+                "says a decision was motivated by something no chain of this run gives as "
+                "its motivation"
+            ]
+    return []
 
 
 def _older(newer: str, supersedes: Mapping[str, Sequence[str]]) -> set[str]:
