@@ -366,10 +366,39 @@ def test_each_subject_a_sentence_gives_an_owner_is_checked_for_that_owner(
 @pytest.mark.parametrize(
     "prose",
     [
+        "Kofi Mensah owns the billing gateway [CC-1047]. Nadia Petrov owns it too [dir-2026-09].",
+        "Kofi Mensah owns the billing gateway [CC-1047]. Nadia Petrov also owns it [dir-2026-09].",
+        "Nadia Petrov also owns the billing gateway [dir-2026-09].",
+    ],
+)
+def test_an_owner_of_it_after_another_subject_is_checked_for_that_subject(
+    demo: Store, model_settings: Settings, model_server: ScriptedModelServer, prose: str
+) -> None:
+    """ "it" in a sentence naming no subject stood for nothing: Nadia, the search index's
+    owner, passed as an owner of the billing gateway; and "also owns" was no claim."""
+    from companybrain.ask.agent import ask_agent
+
+    model_server.play(
+        tool_call("owner_of", {"subject": "billing-gw"}),
+        tool_call("owner_of", {"subject": "search index"}, call_id="call_2"),
+        text(prose),
+    )
+    out = ask_agent(demo, model_settings, "Who owns BGW and the search index?", now=NOW)
+    assert (out.status, out.reason) == (
+        "withheld",
+        "calls someone the owner of what an owner_of answer of this run gives to another",
+    )
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
         "Nadia Petrov owns the search index and Kofi Mensah owns the billing gateway [CC-1047].",
         "Kofi Mensah owns BGW [CC-1047]; Nadia Petrov owns the search index [dir-2026-09].",
         "The billing gateway is owned by Kofi Mensah [CC-1047], while Nadia Petrov owns the "
         "search index [dir-2026-09].",
+        "The billing gateway went to Kofi Mensah [CC-1047]. Kofi Mensah also owns it now "
+        "[CC-1047]; Nadia Petrov owns the search index [dir-2026-09].",
     ],
 )
 def test_owners_of_two_subjects_may_each_be_named_in_one_sentence(

@@ -643,7 +643,8 @@ def _names_of(item: EvidenceItem) -> list[str]:
 _NAME = r"(?<![\w'’-])([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3})"
 _OWNER_CLAIMS: tuple[re.Pattern[str], ...] = (
     re.compile(
-        _NAME + r"\s+(?i:(?:still\s+|now\s+|currently\s+|really\s+|alone\s+)?(?:owns\b"
+        _NAME + r"\s+(?i:(?:(?:still|now|currently|really|alone|also|too|jointly|effectively"
+        r"|officially|actually)\s+)*(?:owns\b"
         r"|is\s+(?:still\s+|now\s+)?(?:the\s+)?(?:current\s+|new\s+|sole\s+)?"
         r"(?:owner|review\s+contact|point\s+of\s+contact)\b))"
     ),
@@ -780,6 +781,8 @@ def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) ->
             said.append((m.start(), m.end(), before[-1:]))
         for part, names in _claim_parts(sentence, said):
             what = {key for key, ns in ways.items() if names_in(part, ns)}
+            if not what and _IT.search(part):  # "... the billing gateway. Nadia owns it too."
+                what = _last_named(plain[:a], ways)
             failures += _owners_of(names, what, no_owner, evidence, key)
         # Saying the owner is not, or that there is none, of what an owner_of answer gave.
         denied = [
@@ -791,6 +794,19 @@ def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) ->
         if _NO_OWNER.search(sentence) and (named or len(answered) == 1):
             failures.append("says there is no owner where an owner_of answer of this run gave one")
     return failures
+
+
+_IT = re.compile(r"\b(?:it|its)\b", re.I)
+
+
+def _last_named(text: str, ways: Mapping[str, Sequence[str]]) -> set[str]:
+    """The subject `text` names last (by any of its names): what "it" stands for after it."""
+    at: dict[str, int] = {}
+    for k, names in ways.items():
+        for n in names:
+            for m in re.finditer(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text, re.I):
+                at[k] = max(at.get(k, -1), m.start())
+    return {max(at, key=lambda k: at[k])} if at else set()
 
 
 def _owners_of(
