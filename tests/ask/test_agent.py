@@ -675,6 +675,22 @@ def test_an_answer_just_under_the_limit_is_checked_in_seconds(
             "Kofi Mensah owns the billing gateway together with Ines Halvorsen [CC-1047].",
             "calls someone the owner whom no owner_of answer of this run names as the owner",
         ),
+        (
+            "The billing gateway has two owners, Kofi Mensah and Ines Halvorsen [CC-1047].",
+            "calls someone the owner whom no owner_of answer of this run names as the owner",
+        ),
+        (
+            "The owners of the billing gateway are Kofi Mensah and Ines Halvorsen [CC-1047].",
+            "calls someone the owner whom no owner_of answer of this run names as the owner",
+        ),
+        (
+            "Kofi Mensah shares ownership of the billing gateway with Ines Halvorsen [CC-1047].",
+            "calls someone the owner whom no owner_of answer of this run names as the owner",
+        ),
+        (
+            "Kofi Mensah owns the billing gateway [CC-1047], and so does Ines Halvorsen.",
+            "calls someone the owner whom no owner_of answer of this run names as the owner",
+        ),
     ],
 )
 def test_denying_the_owner_or_adding_a_joint_one_is_withheld(

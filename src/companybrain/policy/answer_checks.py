@@ -686,7 +686,20 @@ _OWNER_CLAIMS += (
     ),
     re.compile(r"(?i:\b(?:owned|co-?owned)\s+(?:jointly\s+|together\s+)?by\s+)" + _JOINT),
     re.compile(r"(?i:\b(?:co-?)?owns?\b[^.;\n]{0,80}?\b(?:together\s+)?with\s+)" + _NAME),
+    # "has two owners, Kofi and Ines", "the owners are Kofi and Ines", "shares ownership of
+    # it with Ines"
+    re.compile(
+        r"(?i:\bowners\b(?:\s+(?:of|for)\s[^.;\n]{0,60}?)?\s*(?:[,:]|are|were|include|includes)\s+"
+        r"(?:both\s+)?)" + _JOINT
+    ),
+    re.compile(r"(?i:\bshar(?:es|ed|ing)\s+(?:the\s+)?ownership\b[^.;\n]{0,80}?\bwith\s+)" + _NAME),
 )
+# Beside an owner claim, another owner: "Kofi owns it, and so does Ines", "as does Ines".
+_OTHER_VERB = re.compile(
+    r";|\b(?:knows|knew|leads|led|heads|manages|maintains|wrote|resolved|handled|built|runs)\b",
+    re.I,
+)
+_SO_DOES = re.compile(r"(?i:\b(?:so|as)\s+(?:does|do|did)\s+)" + _NAME)
 # Said of a person only (a name the graph knows, or two words of one), as these also read
 # "moved to Tuesday" or "stays with Kafka": "the billing gateway went back to Ines",
 # "handed the gateway to Ines", "Ines took over", "Owner: Ines", "Ines (owner)", "stays
@@ -775,6 +788,10 @@ def _owner_claims(text: str, evidence: Evidence, known: Sequence[Named] = ()) ->
             if _person_like(m.group(1), known)
         ]
         claims = [*(m for p in _OWNER_CLAIMS for m in p.finditer(sentence)), *people]
+        for m in _SO_DOES.finditer(sentence):  # of the owner claim just before it
+            ends = [c.end() for c in claims if c.end() <= m.start()]
+            if ends and not _OTHER_VERB.search(sentence, max(ends), m.start()):
+                claims.append(m)
         said = [(m.start(), m.end(), [g for g in m.groups() if g]) for m in claims]
         for m in _PRONOUN_OWNER.finditer(sentence):
             before = [name for at, name in persons() if at < a + m.start()]
