@@ -6,6 +6,7 @@ same decisions and every tool gives the same answer on every path and topic."""
 from __future__ import annotations
 
 import json
+import random
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -144,3 +145,82 @@ def test_an_entry_taken_out_then_written_again_and_retitled(
     ids = [d["id"] for d in repo_read.decisions(whole)]
     assert ids == ["DECISIONS.md#Retry uploads five times"]
     assert _answers(whole) == _answers(steps)
+
+
+HEADINGS = ["Batch writes", "Use Postgres", "Cache pages"]
+BODIES = [
+    "src/db.py batches writes.",
+    "src/db.py stores rows in Postgres.",
+    "src/cache.py caches pages.",
+    "src/web.py renders pages.",
+    "src/up.py retries.",
+]
+
+
+def _edits(r: GitRepo, seed: int) -> list[str]:
+    """Eight commits of a log whose few headings repeat: entries added above and below,
+    taken out, edited, swapped and retitled at random."""
+    rng = random.Random(seed)
+    r.write("src/db.py", "x = 1\n")
+    entries = [(rng.choice(HEADINGS), rng.choice(BODIES))]
+    shas = []
+    for n in range(8):
+        op = rng.choice(["above", "below", "out", "edit", "swap", "retitle"]) if n else ""
+        at = rng.randrange(len(entries))
+        if op in {"above", "below"}:
+            new = (rng.choice(HEADINGS), f"{rng.choice(BODIES)} v{n}")
+            entries.insert(0 if op == "above" else len(entries), new)
+        elif op == "out" and len(entries) > 1:
+            entries.pop(at)
+        elif op == "edit":
+            entries[at] = (entries[at][0], f"{entries[at][1]} e{n}")
+        elif op == "retitle":
+            entries[at] = (rng.choice(HEADINGS), entries[at][1])
+        elif op == "swap" and at + 1 < len(entries):
+            entries[at], entries[at + 1] = entries[at + 1], entries[at]
+        body = "We looked at the options for this part of the service.\n{}"
+        r.write(
+            "DECISIONS.md", "# Decisions\n" + "".join(_entry(h, body.format(b)) for h, b in entries)
+        )
+        shas.append(r.commit(f"c{n} {op}", f"2025-01-{n + 1:02d}T09:00:00Z"))
+    return shas
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_repeated_headings_are_recorded_alike_whole_or_in_steps(
+    two: tuple[Store, Store], tmp_path: Path, seed: int
+) -> None:
+    """An entry written above another of the same heading takes its id and, from git blame,
+    its heading and scaffold lines: read at a commit where the older entry was still in the
+    log, it was recorded where it was written; read whole, after the older one was taken
+    out, by the older one's commit."""
+    whole, steps = two
+    r = GitRepo(tmp_path / "r")
+    shas = _edits(r, seed)
+    ingest_repo(whole, r.root, name="r")
+    for sha in shas:
+        ingest_repo(steps, r.root, name="r", rev=sha)
+    keep = ("id", "present", "removed_in", "commit", "recorded_at", "text")
+    said = [[{k: d.get(k) for k in keep} for d in repo_read.decisions(s)] for s in two]
+    assert said[0] == said[1]
+
+
+def test_an_entry_written_above_its_namesake_then_left_alone(
+    two: tuple[Store, Store], tmp_path: Path
+) -> None:
+    """The older `Use Postgres` taken out under the newer one written above it: read whole,
+    the newer one was recorded by the older one's commit, a day before it was written."""
+    r = GitRepo(tmp_path / "r")
+    old = _entry("Use Postgres", "src/web.py renders pages.")
+    new = _entry("Use Postgres", "src/db.py stores rows in Postgres.")
+    shas = []
+    for n, log in enumerate([old, new + old, new], start=1):
+        r.write("DECISIONS.md", "# Decisions\n" + log)
+        shas.append(r.commit(f"c{n}", f"2025-01-0{n}T09:00:00Z"))
+    whole, steps = two
+    ingest_repo(whole, r.root, name="r")
+    for sha in shas:
+        ingest_repo(steps, r.root, name="r", rev=sha)
+    for store in two:
+        got = history_tools.origin(store, "DECISIONS.md#Use Postgres", now=NOW)
+        assert got.result is not None and got.result["commit"] == shas[1], got.explanation

@@ -330,17 +330,23 @@ def _entry_id(path: str, heading: str) -> str:
     return full if storable_id(full) else f"{path}#{digest_id(heading, keep=100)}"
 
 
-def parse_log(path: str, text: str) -> list[DecisionEntry]:
-    """One decision per entry-level section of a decision log. Ids are `PATH#Heading text`;
-    a heading repeated in the same file gets ` (2)`, ` (3)` … in order."""
-    lines = text.splitlines()
+@dataclass(frozen=True)
+class _Section:
+    heading: Heading
+    heading_id: str  # its text, and ` (2)`, ` (3)` … after it when repeated
+    last: int  # its last line with text (1-based)
+    subs: list[Heading]  # the headings inside it
+
+
+def _sections(lines: list[str]) -> list[_Section]:
+    """The entry-level sections of a decision log."""
     _, body_start = front_matter(lines)
     hs = headings(lines, body_start)
     level = _entry_level(hs)
     if level is None or _only_a_title(hs, lines):
         return []
     seen: dict[str, int] = {}
-    out: list[DecisionEntry] = []
+    out: list[_Section] = []
     for i, h in enumerate(hs):
         if h.level != level:
             continue
@@ -348,10 +354,33 @@ def parse_log(path: str, text: str) -> list[DecisionEntry]:
         j = next((k for k in range(i + 1, len(hs)) if hs[k].level <= level), len(hs))
         end = hs[j].line - 1 if j < len(hs) else len(lines)
         last = last_content_line(lines, h.line, end)
-        subs = [x for x in hs[i + 1 : j] if x.line <= last]
-        fields = _read_fields(lines, h.line + 1, last, subs)
         seen[h.text] = seen.get(h.text, 0) + 1
         heading_id = h.text if seen[h.text] == 1 else f"{h.text} ({seen[h.text]})"
+        out.append(_Section(h, heading_id, last, [x for x in hs[i + 1 : j] if x.line <= last]))
+    return out
+
+
+def entry_texts(path: str, text: str, kind: str) -> list[tuple[str, str]]:
+    """(id, text) of each entry of a decision file, as parse_file gives them, without
+    reading their fields: to compare many versions of a long log quickly."""
+    lines = text.removeprefix("\ufeff").splitlines()
+    found = _sections(lines) if kind != "adr" else []
+    if kind == "adr" or (posixpath.basename(path).lower() not in LOG_NAMES and len(found) <= 1):
+        return [(e.id, e.text) for e in parse_file(path, text, kind)]
+    return [
+        (_entry_id(path, s.heading_id), "\n".join(lines[s.heading.line - 1 : s.last]))
+        for s in found
+    ]
+
+
+def parse_log(path: str, text: str) -> list[DecisionEntry]:
+    """One decision per entry-level section of a decision log. Ids are `PATH#Heading text`;
+    a heading repeated in the same file gets ` (2)`, ` (3)` … in order."""
+    lines = text.splitlines()
+    out: list[DecisionEntry] = []
+    for section in _sections(lines):
+        h, heading_id, last = section.heading, section.heading_id, section.last
+        fields = _read_fields(lines, h.line + 1, last, section.subs)
         title = dates.strip_date(h.text)
         if dates.find_date(h.text) and title == h.text.strip():  # the heading is only a date
             title = _first_words(lines, h.line, last) or title

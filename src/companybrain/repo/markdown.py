@@ -3,6 +3,7 @@ code fences, front matter, GitHub-style anchors. Pure functions on text."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -11,6 +12,8 @@ from companybrain.ingest.org import YAML_ERRORS, load_yaml
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
+_MARK = re.compile(r"^ {0,3}[#`~]", re.M)
+_NEWLINE = re.compile(r"\n")
 
 
 @dataclass(frozen=True)
@@ -24,7 +27,7 @@ def headings(lines: list[str], start: int = 0) -> list[Heading]:
     """ATX headings (`## Title`), skipping fenced code blocks and front matter."""
     found: list[Heading] = []
     fence: str | None = None
-    for i in range(start, len(lines)):
+    for i in _marked(lines, start):  # the lines that may open a heading or a fence
         line = lines[i]
         m = _FENCE.match(line)
         if m:
@@ -39,6 +42,14 @@ def headings(lines: list[str], start: int = 0) -> list[Heading]:
         if h and h.group(2).strip():
             found.append(Heading(len(h.group(1)), h.group(2).strip(), i + 1))
     return found
+
+
+def _marked(lines: list[str], start: int) -> list[int]:
+    """Indexes (from `start`) of the lines starting, after at most three spaces, with `#`,
+    a backtick or `~`: found by one search of the whole text, as a long log is read often."""
+    text = "\n".join(lines[start:])
+    breaks = [m.start() for m in _NEWLINE.finditer(text)]
+    return [start + bisect.bisect_right(breaks, m.start()) for m in _MARK.finditer(text)]
 
 
 @dataclass(frozen=True)

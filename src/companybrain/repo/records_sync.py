@@ -19,7 +19,7 @@ from companybrain.repo import gitcmd, trees
 from companybrain.repo.blame import Blame, blame
 from companybrain.repo.commit_sync import Version
 from companybrain.repo.decision_files import is_decision_file, kind_of
-from companybrain.repo.decisions import DecisionEntry, parse_blob, parse_file
+from companybrain.repo.decisions import DecisionEntry, entry_texts, parse_blob, parse_file
 from companybrain.repo.gitcmd import BlobReader
 from companybrain.repo.history import iso_ms
 from companybrain.repo.instructions import is_instruction_file, sections
@@ -210,7 +210,7 @@ def sync_decisions(
     repo_write.mark_absent(store, repo, [r.entry.id for r in reads if r.present], head)
     report.changed = len(changed)
     blame = reads if reblame else changed
-    _provenance(store, repo_path, blame, ahead or {}, {r.entry.id for r in reads})
+    _provenance(store, repo_path, blame, ahead or {})
     found, unresolved = supersessions([r.entry for r in reads])
     repo_write.replace_supersessions(
         store,
@@ -281,9 +281,7 @@ def _renumbered(store: Store, reads: list[_Read], known: dict[str, Any]) -> list
     return out
 
 
-def _provenance(
-    store: Store, repo_path: Path, changed: list[_Read], ahead: Blames, known_ids: set[str]
-) -> None:
+def _provenance(store: Store, repo_path: Path, changed: list[_Read], ahead: Blames) -> None:
     """RECORDED_IN from git blame (started ahead, or now), then RATIONALE for the changed
     decisions."""
     by_file: dict[tuple[str, str], list[_Read]] = {}
@@ -310,8 +308,13 @@ def _provenance(
                 plain = plain or blame(repo_path, rev, path, moves=False)
                 written = plain.commits_in(e.line_start, e.line_end) or shas
                 newest = shas[-1] if shas[-1] == written[-1] else None  # written there
+                nexts = [*shas[1:], None]  # the commit after each that wrote lines of `e`
                 first = next(
-                    (s for s in shas if s == newest or earlier.own(e, s, b, known_ids, rev)),
+                    (
+                        s
+                        for s, later in zip(shas, nexts, strict=True)
+                        if s == newest or earlier.own(e, s, b, rev, later)
+                    ),
                     None,
                 )
                 if first is None:  # all of it alike to other entries: a copy
@@ -407,16 +410,15 @@ class _Earlier:
     wrote them (an entry moved up the log keeps its date), but also lines merely alike: a new
     entry's "### Status / Accepted / ### Context" scaffold, or a heading repeated, is given
     to the entry it resembles. So an older commit records the entry only when the lines it
-    brought were, in that commit's version of the file, in an entry whose lines mostly stayed
-    in this one (by id only when that ties: a repeated heading's id moves to the entry
-    written above it) or in one the log no longer holds (its heading was changed since);
-    lines of another entry still in the log are a copy of that one."""
+    brought were, in that commit's version of the file, in an entry that became this one
+    (retitled, moved or edited since); lines of another entry are a copy of that one."""
 
     def __init__(self, blobs: BlobReader) -> None:
         self.blobs = blobs
         self.parsed: dict[tuple[str, str], list[DecisionEntry]] = {}
-        # (commit, its entry, rev, file at rev) -> entry at rev -> lines of it that went there
-        self.went: dict[tuple[str, str, str, str], dict[str, int]] = {}
+        self.lines: dict[tuple[str, str], list[tuple[str, set[str]]]] = {}  # entries' lines
+        # (commit, file, an entry's id and text) -> entries there holding most of its lines
+        self.held: dict[tuple[str, str, str, str], set[str]] = {}
 
     def _entries(self, sha: str, path: str) -> list[DecisionEntry]:
         key = (sha, path)
@@ -426,43 +428,52 @@ class _Earlier:
             self.parsed[key] = parse_file(path, text, kind) if kind and text is not None else []
         return self.parsed[key]
 
-    def own(self, e: DecisionEntry, sha: str, b: Blame, known_ids: set[str], rev: str) -> bool:
+    def own(self, e: DecisionEntry, sha: str, b: Blame, rev: str, later: str | None) -> bool:
         for line, path in b.lines_of(sha, e.line_start, e.line_end):
             for then in self._entries(sha, path):
-                if then.line_start <= line <= then.line_end and (
-                    then.id not in known_ids or self._went_to(then, sha, b, e, rev)
+                if then.line_start <= line <= then.line_end and self._became(
+                    then, b, e, rev, later
                 ):
                     return True
         return False
 
-    def _went_to(self, then: DecisionEntry, sha: str, b: Blame, e: DecisionEntry, rev: str) -> bool:
-        """Whether `e` holds most of the written lines that entry `then` of commit `sha` has
-        left in the file at `rev` (a tie: `e` is `then` by its id). An id is not enough: a
-        heading written twice is `Heading` and `Heading (2)` in order, so an entry written
-        above an older one of the same heading takes the older one's id, and git gives the
-        new one the old heading line."""
-        key = (sha, then.id, rev, e.path)
-        if key not in self.went:
-            went: dict[str, int] = {}
-            current = self._entries(rev, e.path)
-            lines = then.text.split("\n")
-            for n, commit in b.lines.items():
-                line, path = b.origins.get(n, (0, ""))
-                if (
-                    commit != sha
-                    or path != then.path
-                    or not then.line_start <= line <= then.line_end
-                    or not lines[line - then.line_start].strip()
-                ):
-                    continue
-                holder = next((x.id for x in current if x.line_start <= n <= x.line_end), None)
-                if holder is not None:
-                    went[holder] = went.get(holder, 0) + 1
-            self.went[key] = went
-        went = self.went[key]
-        most = max(went.values(), default=0)
-        best = [i for i, n in went.items() if n == most]
-        return e.id in best and (len(best) == 1 or then.id == e.id)
+    def _became(
+        self, then: DecisionEntry, b: Blame, e: DecisionEntry, rev: str, later: str | None
+    ) -> bool:
+        """Whether `e` is what entry `then` (of an older commit) became: in `later`, the next
+        commit that wrote lines of `e` (else `rev`), the entry holding most of `then`'s lines
+        is the one holding most of `e`'s (a tie: `e` is `then` by its id). An id is not
+        enough: a heading written twice is `Heading` and `Heading (2)` in order, so an entry
+        written above an older one of the same heading takes the older one's id, and git
+        gives the new one the old heading line. Judged in `later`, not `rev`: once the entry
+        `then` became is taken out of the log, the heading and scaffold it lent `e` are all
+        of it left, and a read of the whole history called `e` its own where one that read
+        up to `later` did not."""
+        if later is None:
+            later, path, mine = rev, e.path, {e.id}
+        else:
+            path = b.lines_of(later, e.line_start, e.line_end)[0][1]
+            mine = self._most(later, path, e)
+        best = self._most(later, path, then)
+        return any(x in best and (len(best) == 1 or x == then.id) for x in mine)
+
+    def _most(self, sha: str, path: str, entry: DecisionEntry) -> set[str]:
+        """The entries of `path` at `sha` that hold the most of `entry`'s lines (none when no
+        entry holds any)."""
+        key = (sha, path, entry.id, entry.text)
+        if key not in self.held:
+            if (sha, path) not in self.lines:
+                kind = kind_of(path)
+                text = self.blobs.text(f"{sha}:{path}") if kind else None
+                found = entry_texts(path, text, kind) if kind and text is not None else []
+                self.lines[(sha, path)] = [
+                    (i, {y.strip() for y in t.splitlines()}) for i, t in found
+                ]
+            said = {x.strip() for x in entry.text.splitlines() if x.strip()}
+            kept = {i: len(said & lines) for i, lines in self.lines[(sha, path)]}
+            most = max(kept.values(), default=0)
+            self.held[key] = {i for i, n in kept.items() if n == most and n}
+        return self.held[key]
 
 
 def _rationale(
