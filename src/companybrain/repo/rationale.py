@@ -59,12 +59,23 @@ class Tree:
         return candidates[0] if len(candidates) == 1 else None
 
 
-def named_paths(text: str, first_line: int, tree: Paths, exclude: set[str]) -> list[Named]:
-    """Paths in `tree` that `text` (starting at `first_line` of its file) names."""
+def named_paths(
+    text: str, first_line: int, tree: Paths, exclude: set[str], near: str = ""
+) -> list[Named]:
+    """Paths in `tree` that `text` (starting at `first_line` of its file, at path `near`)
+    names. A path no one file of the tree ends with is read from the folders the file is
+    in, nearest first: `src/app.py` in `services/api/DECISIONS.md` is
+    `services/api/src/app.py`, not another service's."""
     found: dict[str, Named] = {}
+    folders: list[str] = []
+    while near := posixpath.dirname(near):
+        folders.append(near)
     for offset, line in enumerate(text.splitlines()):
         for m in _PATHLIKE.finditer(line):
             path = tree.find(m.group(0))
+            rel = candidate(m.group(0)) if path is None else None
+            if rel and not rel.startswith("/"):
+                path = next((p for f in folders if (p := tree.find(f"{f}/{rel}"))), None)
             if path and path not in exclude and path not in found:
                 found[path] = Named(path, first_line + offset, line.strip())
     return list(found.values())

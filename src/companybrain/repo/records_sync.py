@@ -7,6 +7,7 @@ only the changed ones are blamed and linked to the files they rest on."""
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import re
 from collections import Counter
 from concurrent.futures import Executor, Future
@@ -490,7 +491,7 @@ def _rationale(
     out: list[dict[str, Any]] = []
     seen: set[str] = {e.path}
     for rev_at in dict.fromkeys(x for x in (first, last, rev) if x):
-        for named in named_paths(e.text, e.line_start, tree_cache.named(rev_at), seen):
+        for named in named_paths(e.text, e.line_start, tree_cache.named(rev_at), seen, e.path):
             seen.add(named.path)
             if is_decision_file(named.path):
                 continue
@@ -500,10 +501,15 @@ def _rationale(
             )  # fmt: skip
     if out:
         return out
+    # a log in a folder (a service's, in a monorepo) speaks for the files under it
+    under = posixpath.dirname(e.path) + "/" if e.heading is not None and "/" in e.path else ""
     files = [
         p
         for p in touched.get(first or "", [])
-        if p != e.path and not is_decision_file(p) and not is_instruction_file(p)
+        if p != e.path
+        and p.startswith(under)
+        and not is_decision_file(p)
+        and not is_instruction_file(p)
     ]
     if len(files) > MAX_COMMIT_RATIONALE:
         return []

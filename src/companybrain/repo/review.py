@@ -105,7 +105,9 @@ def snapshot(repo: Path, rev: str, base: str | None = None) -> Snapshot:
     tree = Tree(known)
     named = {}
     for e in entries:
-        hits = [n for n in named_paths(e.text, e.line_start, tree, {e.path}) if n.path in wanted]
+        hits = [
+            n for n in named_paths(e.text, e.line_start, tree, {e.path}, e.path) if n.path in wanted
+        ]
         if hits:
             named[e.id] = hits
     edits_log = base_sha is not None and any(is_decision_file(p) for p in paths)
@@ -124,7 +126,9 @@ def snapshot(repo: Path, rev: str, base: str | None = None) -> Snapshot:
         if len(same) == 1:
             retitled[same[0].id] = e.id
             continue
-        hits = [n for n in named_paths(e.text, e.line_start, tree, {e.path}) if n.path in wanted]
+        hits = [
+            n for n in named_paths(e.text, e.line_start, tree, {e.path}, e.path) if n.path in wanted
+        ]
         if hits:
             deleted[e.id] = hits
     return Snapshot(

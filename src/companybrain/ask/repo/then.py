@@ -140,7 +140,7 @@ def resting_on(store: Store, then: Then, paths: list[str]) -> list[Row]:
     wanted = set(paths)
     out: list[Row] = []
     for e in then.entries.values():
-        for n in named_paths(e.text, e.line_start, then.tree, {e.path}):
+        for n in named_paths(e.text, e.line_start, then.tree, {e.path}, e.path):
             if n.path in wanted:
                 row = then.row(e.id, graph)
                 out.append({**row, "file": n.path, "via": "text", "rationale_line": n.line,
@@ -158,7 +158,7 @@ def resting_on(store: Store, then: Then, paths: list[str]) -> list[Row]:
             # then still counts when that day's text names it (the link is to the file
             # of that name when the decision was recorded)
             e = then.entries[own]
-            named = named_paths(e.text, e.line_start, Tree([r["file"]]), {e.path})
+            named = named_paths(e.text, e.line_start, Tree([r["file"]]), {e.path}, e.path)
             if (own, r["file"]) in found or not named:
                 continue
             line, quote = named[0].line, named[0].quote
