@@ -224,3 +224,36 @@ def test_an_entry_written_above_its_namesake_then_left_alone(
     for store in two:
         got = history_tools.origin(store, "DECISIONS.md#Use Postgres", now=NOW)
         assert got.result is not None and got.result["commit"] == shas[1], got.explanation
+
+
+@pytest.mark.parametrize("shifted", [False, True])
+def test_a_revert_of_a_revert_keeps_where_the_entry_was_recorded(
+    two: tuple[Store, Store], tmp_path: Path, shifted: bool
+) -> None:
+    """An entry added, reverted, and the revert reverted: read whole it was recorded by the
+    last revert (its lines are that commit's to git blame), read in steps where it was
+    written; with another entry written above it meanwhile, in steps too. An ADR brought
+    back so was already credited to where it was first recorded."""
+    r = GitRepo(tmp_path / "r")
+    r.write("src/up.py", "x = 1\n")
+    db = _entry("Use Postgres", "src/db.py stores rows in Postgres.")
+    r.write("DECISIONS.md", "# Decisions\n" + db)
+    shas = [r.commit("Start", "2025-01-01T09:00:00Z")]
+    r.write("DECISIONS.md", "# Decisions\n" + db + _entry("Retry uploads", "src/up.py retries."))
+    shas.append(r.commit("Retry", "2025-01-02T09:00:00Z"))
+    for n, day in ((1, "2025-01-03T09:00:00Z"), (2, "2025-01-05T09:00:00Z")):
+        if shifted and n == 2:
+            top = _entry("Cache pages", "src/cache.py caches pages.")
+            r.write("DECISIONS.md", "# Decisions\n" + top + db)
+            shas.append(r.commit("Cache", "2025-01-04T09:00:00Z"))
+        r.git("revert", "--no-edit", "HEAD" if n == 2 and not shifted else shas[-1 - (n == 2)],
+              env={"GIT_COMMITTER_DATE": day, "GIT_AUTHOR_DATE": day})  # fmt: skip
+        shas.append(r.head())
+    whole, steps = two
+    ingest_repo(whole, r.root, name="r")
+    for sha in shas:
+        ingest_repo(steps, r.root, name="r", rev=sha)
+    for store in two:
+        got = history_tools.origin(store, "DECISIONS.md#Retry uploads", now=NOW)
+        assert got.result is not None and got.result["commit"] == shas[1], got.explanation
+    assert _answers(whole) == _answers(steps)

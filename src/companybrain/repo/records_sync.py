@@ -75,11 +75,13 @@ def read_decisions(
     deleted: dict[str, str],
     left: list[tuple[str, str]] | None = None,
     edited: list[tuple[str, str]] | None = None,
+    restored: dict[str, _Read] | None = None,
 ) -> list[_Read]:
     """The decision log at `head`, plus the last version of decision files deleted before
     and of entries that `edited` commits (commit, path; oldest first) took out of a file
     they kept; `left` gets each entry left out because it is not UTF-8 text (see
-    parse_blob)."""
+    parse_blob), and `restored` each entry of the log that an edit took out and a later one
+    brought back as it was (a revert of a revert): as it was before it was taken out."""
     out: list[_Read] = []
     left = [] if left is None else left
     files = trees.decision_files(repo_path, head)
@@ -103,8 +105,14 @@ def read_decisions(
                 if e.id not in ids:
                     out.append(_Read(e, f"{sha}^", False, sha))
                     ids.add(e.id)
-        taken = _taken_out(blobs, edited or [])
+        back: dict[str, tuple[DecisionEntry, str]] = {}
+        taken = _taken_out(blobs, edited or [], back)
         out += [_Read(e, f"{sha}^", False, sha) for e, sha in taken.values() if e.id not in ids]
+    if restored is not None:
+        for r in out:
+            was = taken.get(r.entry.id) or back.get(r.entry.id)
+            if r.present and was and was[0].text.strip() == r.entry.text.strip():
+                restored[r.entry.id] = _Read(was[0], f"{was[1]}^", True, None)
     return out
 
 
@@ -112,7 +120,9 @@ _HEADING_LINE = re.compile(r"^ {0,3}#{1,6}[ \t].*$", re.M)
 
 
 def _taken_out(
-    blobs: BlobReader, edited: list[tuple[str, str]]
+    blobs: BlobReader,
+    edited: list[tuple[str, str]],
+    back: dict[str, tuple[DecisionEntry, str]] | None = None,
 ) -> dict[str, tuple[DecisionEntry, str]]:
     """id -> (entry as it was, commit) of each entry an edit took out of its decision file
     (its last removal), so that a run reading the whole history and runs reading it a part
@@ -135,8 +145,10 @@ def _taken_out(
         for e in parse_blob(path, before, kind)[0]:
             if e.id not in kept_ids and not (_body(e) and _body(e) in kept_bodies):
                 out[e.id] = (e, sha)
-            else:  # in the log again since an earlier removal: that one is undone
-                out.pop(e.id, None)
+            elif e.id in out:  # in the log again since an earlier removal: that one is undone
+                was = out.pop(e.id)
+                if back is not None:
+                    back[e.id] = was
     return out
 
 
@@ -162,7 +174,8 @@ def sync_decisions(
     gone, or was only where the history began)."""
     report = DecisionPass()
     left: list[tuple[str, str]] = []
-    reads = read_decisions(repo_path, head, deleted, left, edited)
+    restored: dict[str, _Read] = {}
+    reads = read_decisions(repo_path, head, deleted, left, edited, restored)
     report.not_utf8 = [why for _, why in left]
     report.problems = [
         p + ("" if r.present else f" (removed in {(r.removed_in or '')[:12]})")
@@ -181,6 +194,7 @@ def sync_decisions(
     )
     rows = []
     changed: list[_Read] = []
+    back_in: list[str] = []
     for r in reads:
         e, digest = r.entry, _hash(r.entry)
         rows.append(
@@ -204,14 +218,17 @@ def sync_decisions(
         before = known.get(e.id)
         if before is None or before.get("hash") != digest or not before.get("commit"):
             changed.append(r)
+            if r.present and before and before.get("commit") and before.get("present") is False:
+                back_in.append(e.id)  # taken out when last read: brought back as it was?
         report.present += r.present
         report.removed += not r.present
+    kept = _recorded_before(store, reads, back_in)  # (read before the rows are written)
     for start in range(0, len(rows), BATCH):
         repo_write.write_decisions(store, repo, run, rows[start : start + BATCH])
     repo_write.mark_absent(store, repo, [r.entry.id for r in reads if r.present], head)
     report.changed = len(changed)
     blame = reads if reblame else changed
-    _provenance(store, repo_path, blame, ahead or {})
+    _provenance(store, repo_path, blame, ahead or {}, kept, restored)
     found, unresolved = supersessions([r.entry for r in reads])
     repo_write.replace_supersessions(
         store,
@@ -225,6 +242,19 @@ def sync_decisions(
     report.supersessions = len(found)
     report.unresolved = [f"{path} line {ref.line}: {ref.quote}" for path, ref in unresolved]
     return report
+
+
+def _recorded_before(store: Store, reads: list[_Read], ids: list[str]) -> dict[str, str]:
+    """id -> the commit that recorded it, of each entry the graph holds as taken out of the
+    log that is back with the same text (a revert of a revert, read in steps): recorded
+    where it was, as a read of the whole history finds it."""
+    now = {r.entry.id: r.entry.text.strip() for r in reads}
+    out = {}
+    for did in ids:
+        was = repo_read.decision(store, did)
+        if was and was.get("commit") and (was.get("text") or "").strip() == now[did]:
+            out[did] = was["commit"]
+    return out
 
 
 def _moved_away(store: Store, reads: list[_Read], known: dict[str, Any]) -> list[str]:
@@ -282,11 +312,19 @@ def _renumbered(store: Store, reads: list[_Read], known: dict[str, Any]) -> list
     return out
 
 
-def _provenance(store: Store, repo_path: Path, changed: list[_Read], ahead: Blames) -> None:
-    """RECORDED_IN from git blame (started ahead, or now), then RATIONALE for the changed
-    decisions."""
+def _provenance(
+    store: Store,
+    repo_path: Path,
+    changed: list[_Read],
+    ahead: Blames,
+    kept: dict[str, str] | None = None,
+    back: dict[str, _Read] | None = None,
+) -> None:
+    """RECORDED_IN from git blame (started ahead, or now; `kept`: the commit already known;
+    `back`: an entry is blamed as it was before it was taken out), then RATIONALE for the
+    changed decisions."""
     by_file: dict[tuple[str, str], list[_Read]] = {}
-    for r in changed:
+    for r in (back.get(x.entry.id, x) if back else x for x in changed):
         by_file.setdefault((r.rev, r.entry.path), []).append(r)
     recorded: dict[str, tuple[str, str]] = {}  # id -> (first commit, last commit)
     added: dict[tuple[str, str], bool] = {}  # (commit, path): the commit added the file
@@ -298,6 +336,9 @@ def _provenance(store: Store, repo_path: Path, changed: list[_Read], ahead: Blam
             plain: Blame | None = None
             for r in reads:
                 e = r.entry
+                if kept and e.id in kept:
+                    recorded[e.id] = (kept[e.id], kept[e.id])
+                    continue
                 shas = b.commits_in(e.line_start, e.line_end)
                 if not shas:
                     continue
