@@ -728,7 +728,7 @@ _SEARCH_STOP = frozenset(
 
 
 def search_terms(question: str) -> str:
-    words = re.findall(r"[A-Za-z0-9]+", question)
+    words = re.findall(r"[^\W_]+", question)
     return " ".join(w for w in words if w.lower() not in _SEARCH_STOP)
 
 

@@ -552,17 +552,19 @@ _ID_LIKE = re.compile(r"[A-Za-z][\w.]*(?:-[\w.]+)+")  # CC-1047, dir-2026-09, AD
 def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) -> Answer:
     """The best `hits_wanted` records the viewer may see for `query` (the answer lists
     SEARCH_HITS; benchmarks ask for more to score recall at 10)."""
-    words = re.findall(r"[A-Za-z0-9]+", query)
+    words = re.findall(r"[^\W_]+", query)
     # A day the question names ("... on 2026-09-01", "yesterday") is when to search as of,
     # not words to search for: the records written by then.
-    day_words = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", ctx.time.phrase or "")}
+    day_words = {w.lower() for w in re.findall(r"[^\W_]+", ctx.time.phrase or "")}
     words = [w for w in words if w.lower() not in day_words] or words
     # Without one, the records written by the clock (--now): a record written after it
     # counts for no day, as for the other question types.
     as_of_ms = ctx.time.as_of_ms if ctx.time.phrase else ctx.time.now_ms
     hits: list[Row] = []
     scope = query_scope(ctx.viewer)  # hidden records are left out before anything is ranked
-    for text in (" ".join(words), " | ".join(words)):  # every word first, then any word
+    # (lower case: the full-text index folds the case of ASCII letters only, "ZÜRICH")
+    lowered = [w.lower() for w in words]
+    for text in (" ".join(lowered), " | ".join(lowered)):  # every word first, then any word
         found = (
             ask_q.search_sources(ctx.store, text, SEARCH_FETCH, scope, as_of_ms) if words else []
         )

@@ -28,7 +28,7 @@ def stem(word: str) -> str:
 
 
 def terms(text: str) -> list[str]:
-    return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())]
+    return [stem(w) for w in re.findall(r"[^\W_]+", text.lower())]
 
 
 def rank(hits: Sequence[tuple[str, str]], words: Sequence[str]) -> list[str]:
