@@ -162,6 +162,38 @@ def test_an_explanation_with_a_wrong_date_or_a_second_owner_is_replaced(
     assert answer.explanation_by == "template" and answer.explanation != wording
 
 
+@pytest.mark.parametrize(
+    "wording",
+    [
+        "Kofi Mensah owns the billing gateway and the search index per CC-1047.",
+        "Kofi Mensah owns the billing gateway, and the ledger service too, per CC-1047.",
+        "Kofi Mensah owns the billing gateway per CC-1047; he also owns Project Beacon.",
+    ],
+)
+def test_an_explanation_giving_the_owner_another_service_is_replaced(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer, wording: str
+) -> None:
+    """The answer is about the billing gateway alone: a second service, which neither the
+    answer nor its evidence names, was shown beside it as the model's checked explanation
+    (only capitalised names were looked for)."""
+    model_server.play(tool_call("owner_of", {"subject": "billing-gateway"}), text(wording))
+    answer = ask(demo, routed, "Who owns the billing gateway?", now=NOW)
+    assert answer.result == {"owner": {"id": "kofi", "name": "Kofi Mensah"}}
+    assert answer.explanation_by == "template" and answer.explanation != wording
+
+
+def test_an_explanation_naming_the_services_of_its_project_is_shown(
+    demo: Store, routed: Settings, model_server: ScriptedModelServer
+) -> None:
+    wording = (
+        "Project Halyard rests on the billing gateway, owned by Kofi Mensah per CC-1047, the "
+        "ledger service, owned by Darius Karimi, and the event bus, owned by Marek Novotny."
+    )
+    model_server.play(tool_call("owner_of", {"subject": "halyard"}), text(wording))
+    answer = ask(demo, routed, "Who owns Project Halyard?", now=NOW)
+    assert (answer.explanation_by, answer.explanation) == ("model", wording)
+
+
 def test_a_failing_or_unknown_routing_reply_leaves_the_question_to_the_rules(
     demo: Store, routed: Settings, model_server: ScriptedModelServer
 ) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from companybrain.ask.catalog import PERSON, Catalog
+from companybrain.ask.catalog import PERSON, PROJECT, SERVICE, Catalog
 from companybrain.errors import ModelError
 from companybrain.llm.client import ModelClient, refused
 from companybrain.model.answer import Answer
@@ -240,6 +240,14 @@ def facts_for(answer: Answer, catalog: Catalog) -> ExplanationFacts:
     )
     vocabulary = set(_strings({k: v for k, v in answer.to_dict().items() if k != "explanation"}))
     vocabulary |= {n for pid in named if pid in people for n in people[pid].names}
+    about = (answer.subject or {}).get("id")
+    elsewhere = tuple(
+        Named(e.id, e.names)
+        for e in catalog.of(SERVICE, PROJECT)
+        if e.id != about
+        and e.id not in vocabulary
+        and not any(names_in(q, e.names) for q in quotes)
+    )
     return ExplanationFacts(
         status=answer.status,
         refusal_code=answer.refusal.code.value if answer.refusal else None,
@@ -249,6 +257,7 @@ def facts_for(answer: Answer, catalog: Catalog) -> ExplanationFacts:
         people=tuple(people.values()),
         quotes=quotes,
         vocabulary=frozenset(vocabulary),
+        elsewhere=elsewhere,
     )
 
 

@@ -41,6 +41,8 @@ class ExplanationFacts:
     people: tuple[Named, ...] = ()  # everyone the graph knows, to find names in text
     quotes: tuple[str, ...] = ()  # verbatim quotes the explanation may repeat
     vocabulary: frozenset[str] = field(default_factory=frozenset)  # words the evidence uses
+    # services and projects the graph knows that the answer neither is about nor names
+    elsewhere: tuple[Named, ...] = ()
 
 
 Check = Callable[[str, str, ExplanationFacts], str | None]  # (text, assertions, facts)
@@ -163,6 +165,23 @@ def calls_outranked_the_owner(text: str, assertions: str, facts: ExplanationFact
                 else:
                     what = "the answer"
                 return f"it calls {name} the owner, which {what} does not allow"
+    return None
+
+
+def names_a_service_not_in_evidence(
+    text: str, assertions: str, facts: ExplanationFacts
+) -> str | None:
+    """A service or project the answer is not about and its evidence does not name: "Kofi
+    owns the billing gateway and the search index", from the billing gateway's answer."""
+    for thing in facts.elsewhere:
+        for name in thing.names:
+            many = len(name.split()) > 1
+            if (many and names_in(assertions, [name])) or (
+                not many
+                and not name.islower()
+                and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", assertions)
+            ):
+                return f"it names {name}, which the evidence does not"
     return None
 
 
@@ -380,6 +399,7 @@ CHECKS: tuple[Check, ...] = (
     leaks_internal_names,
     says_approved,
     names_someone_not_in_evidence,
+    names_a_service_not_in_evidence,
     gives_a_figure_not_in_evidence,
     gives_a_date_not_in_evidence,
     gives_a_time_not_in_evidence,
