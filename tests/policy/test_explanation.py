@@ -284,3 +284,18 @@ def test_calling_anyone_else_an_owner_beside_the_owner_is_discarded() -> None:
         assert reason and "calls Ines" in reason, text
     ok = "Kofi Mensah owns the Billing Gateway per CC-1047; he took over from Ines Halvorsen."
     assert check_explanation(ok, facts) is None
+
+
+def test_a_second_owner_in_a_list_a_share_or_so_does_is_discarded() -> None:
+    """Each was shown as the model's checked wording, making the previous owner a
+    co-owner."""
+    for text in (
+        "The Billing Gateway has two owners, Kofi Mensah and Ines Halvorsen, per CC-1047.",
+        "The owners of the Billing Gateway are Kofi Mensah and Ines Halvorsen per CC-1047.",
+        "Kofi Mensah shares ownership of the Billing Gateway with Ines Halvorsen per CC-1047.",
+        "Kofi Mensah owns the Billing Gateway per CC-1047, and so does Ines Halvorsen.",
+    ):
+        reason = check_explanation(text, ANSWERED)
+        assert reason and "calls Ines Halvorsen the owner" in reason, text
+    ok = "Kofi Mensah owns the Billing Gateway per CC-1047; the previous owners were Ines."
+    assert check_explanation(ok, ANSWERED) is None

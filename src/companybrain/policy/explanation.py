@@ -464,6 +464,12 @@ def _asserts_owner(text: str, name: str) -> bool:
         rf"(?:own|co\s?own|are\s+(?:the\s+|both\s+)?(?:co\s?)?owners)\b",
         rf"\b(?:owned|owners\s+are)\s+(?:jointly\s+)?by\s+[\w\s]{{1,40}}?\s+(?:and|&)\s+{n}\b",
         rf"\bco\s?owners?\s+(?:is\s+|are\s+)?[\w\s]{{0,40}}?\b{n}\b|\b{n}\s+(?:also\s+)?co\s?owns\b",
+        # "two owners, Kofi and Ines", "the owners are Kofi and Ines", "shares ownership of it
+        # with Ines", "Kofi owns it, and so does Ines"
+        rf"(?<!previous )(?<!former )(?<!old )\bowners\s+(?:(?:of|for)\s+[\w\s]{{1,60}}?\s+)?"
+        rf"(?:are\s+|were\s+|include\s+)?(?:both\s+)?(?:[\w\s]{{1,40}}?\s+(?:and|&)\s+)?{n}\b",
+        rf"\bshar(?:es|ed|ing)\s+(?:the\s+)?ownership\b[\w\s]{{0,80}}?\bwith\s+{n}\b",
+        rf"\bown[\w\s]{{0,80}}?\b(?:so|as)\s+(?:does|do|did)\s+{n}\b",
         # "Ines is the billing gateway owner again" (not "the previous owner"), "the billing
         # gateway went back to Ines", "Ines took over the billing gateway"
         rf"\b{n}\s+is\s+{_STILL}(?:the\s+|its\s+|their\s+)?(?!(?:\w+\s+){{0,4}}?(?:previous"
