@@ -6,6 +6,7 @@ holds two batches and a bounded cache, whatever the history."""
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,6 +46,9 @@ class Version:
     date_ms: int
 
 
+FUTURE_SLACK_MS = 86_400_000  # a commit dated a day or more ahead of the clock is reported
+
+
 @dataclass
 class CommitPass:
     commits: int = 0
@@ -53,6 +57,8 @@ class CommitPass:
     # (commit, path): a commit that took lines out of a decision file it kept, oldest first
     edited_decision_files: list[tuple[str, str]] = field(default_factory=list)
     skipped_paths: dict[str, str] = field(default_factory=dict)  # path -> first commit naming it
+    # commit -> its committer date, a day or more after the run read it: a clock set wrong
+    future: dict[str, str] = field(default_factory=dict)
 
 
 class _Batch:
@@ -250,6 +256,7 @@ def _sync(
     states = _InstructionState(store, batch)
     mailmap = Mailmap(repo_path)
     out = CommitPass()
+    future_ms = int(time.time() * 1000) + FUTURE_SLACK_MS
     for c in history.commits(repo_path, revs):
         sha, parents, changes = c.sha, c.parents, c.changes
         author = identity(c.author_name, c.author_email)
@@ -257,6 +264,8 @@ def _sync(
         first_parent = parents[0] if parents else None
         is_merge = len(parents) > 1
         committed_ms = history.iso_ms(c.committer_at)
+        if committed_ms > future_ms:
+            out.future[sha] = c.committer_at
         state = _next_state(states.of(first_parent), c)
         states.put(sha, state)
         for iid in state:

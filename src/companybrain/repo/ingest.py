@@ -46,6 +46,9 @@ class IngestReport:
     # Paths no File id can hold (surrounding space, a control character, too long), each
     # with the first commit that names it: their changes are not in the graph.
     skipped_paths: list[dict[str, str]] = field(default_factory=list)
+    # Commits dated a day or more after the run (a clock set wrong), with that date: a day
+    # asked about before it does not see them, and dated answers may refuse.
+    future_commits: list[dict[str, str]] = field(default_factory=list)
     swept: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -129,6 +132,9 @@ def ingest_repo(
             report.commits_read = passed.commits
             report.skipped_paths = [
                 {"path": path, "commit": sha} for path, sha in passed.skipped_paths.items()
+            ]
+            report.future_commits = [
+                {"commit": sha, "committed_at": at} for sha, at in passed.future.items()
             ]
             if progress:
                 progress("landing", 0, None)

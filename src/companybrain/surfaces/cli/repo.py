@@ -93,6 +93,14 @@ def _print_report(r: IngestReport) -> None:
         out.print(f"    {shown} (first in {skipped['commit'][:12]})", markup=False)
     if len(r.skipped_paths) > SKIPPED_SHOWN:
         out.print(f"    … and {len(r.skipped_paths) - SKIPPED_SHOWN} more (--json lists them all)")
+    for late in r.future_commits[:SKIPPED_SHOWN]:
+        out.print(
+            f"  [yellow]warning[/] commit {late['commit'][:12]} is dated "
+            f"{escape(late['committed_at'])}, in the future (a clock set wrong?): answers "
+            "about a day read the history by its dates"
+        )
+    if len(r.future_commits) > SKIPPED_SHOWN:
+        out.print(f"    … and {len(r.future_commits) - SKIPPED_SHOWN} more (--json lists them all)")
     if r.swept:
         out.print("  rewritten history swept: " + ", ".join(f"{v} {k}" for k, v in r.swept.items()))
 
