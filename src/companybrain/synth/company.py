@@ -8,6 +8,7 @@ same authority and instant are a conflict; nothing at authority 60 or more is no
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -15,12 +16,17 @@ from companybrain.synth import names
 
 START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 SPAN = timedelta(days=720)
+NOW = START + SPAN + timedelta(days=1)  # the truth's "now": every record is written by then
 QUARTER = timedelta(days=90)
 MIN_AUTHORITY = 60
 AUTHORITY = {
     "change_control": 90, "adr": 85, "service_directory": 80, "runbook": 70, "ticket": 60,
     "comment": 50, "email": 40, "chat": 35, "wiki": 20,
 }  # fmt: skip
+# Who knows a service: each record a person resolved (a ticket about it), wrote (a
+# document about it: ADR, runbook, change control), commented on (a ticket about it) or
+# chatted in (naming it) counts this much.
+EXPERT_WEIGHTS = {"resolved_ticket": 6, "wrote_doc": 4, "commented_ticket": 2, "chat": 1}
 
 
 @dataclass(frozen=True)
@@ -65,12 +71,21 @@ class Company:
     services: list[Service]
     projects: list[tuple[str, str, list[str]]]  # id, name, services
     claims: dict[str, list[Claim]] = field(default_factory=dict)  # by service
+    work: dict[str, Counter[str]] = field(default_factory=dict)  # service -> person -> score
 
     def by_team(self, team: str) -> list[Person]:
         return [p for p in self.people if p.team == team]
 
     def add_claim(self, claim: Claim) -> None:
         self.claims.setdefault(claim.service, []).append(claim)
+
+    def add_work(self, service: str, person: str, path: str, at: datetime) -> None:
+        if at <= NOW:  # a comment days after its ticket may come after it
+            self.work.setdefault(service, Counter())[person] += EXPERT_WEIGHTS[path]
+
+    def experts(self, service: str) -> list[tuple[str, int]]:
+        """Who knows `service`, best first, by the records written about it."""
+        return sorted(self.work.get(service, Counter()).items(), key=lambda kv: (-kv[1], kv[0]))
 
     def truth(
         self, service: str, at: datetime, groups: frozenset[str] | None = None

@@ -59,7 +59,7 @@ class Stream:
         for s in company.services:
             self.team_services.setdefault(s.team, []).append(s)
         self.said: Claim | None = None  # the ownership claim of the record being made
-        self.tickets: deque[tuple[str, datetime, str]] = deque(maxlen=500)
+        self.tickets: deque[tuple[str, datetime, Service]] = deque(maxlen=500)
         self.chats: deque[tuple[str, datetime, str]] = deque(maxlen=200)
         # Decision chains: each ADR is replaced at most once and only by a later one, so
         # that what replaced what has one answer the truth can state. Kept for the truth:
@@ -158,11 +158,12 @@ class Stream:
         # else may learn of the change, and their answer is the one before it.
         acl = (svc.team,) if self.rng.random() < RESTRICTED_CHANGE_RATE else ()
         self.c.add_claim(Claim(svc.id, new, rid, "change_control", effective, acl))
-        raw = {
+        raw: dict[str, Any] = {
             "id": rid, "kind": "change_control", "at": iso(at, self.rng),
             "effective_at": iso(effective, self.rng), "author": self._person().id,
             "title": f"{svc.name} ownership change", "about": [svc.id], "text": text,
         }  # fmt: skip
+        self.c.add_work(svc.id, raw["author"], "wrote_doc", at)
         return raw | {"acl": list(acl)} if acl else raw
 
     def _directory(self, team: str, snapshot: int) -> dict[str, Any]:
@@ -216,8 +217,10 @@ class Stream:
         if self.rng.random() < NOISY_OWNER_RATE:
             who = self._noisy_owner(svc, at, rid, "chat")
             text = f"{opener} pretty sure {who} owns {svc.id} now? not 100%"
+            self.c.add_work(svc.id, author.id, "chat", at)
         elif self.rng.random() < 0.5:
             text = f"{opener} the {svc.name} {self.rng.choice(names.SYMPTOMS)} again :("
+            self.c.add_work(svc.id, author.id, "chat", at)
         else:
             text = f"{opener} can someone look at {self.rng.choice(names.TOPICS)} today?"
         self.chats.append((rid, at, raw["channel"]))
@@ -236,13 +239,16 @@ class Stream:
         }  # fmt: skip
         if status == "resolved":
             raw["resolved_by"] = helper.id
-        self.tickets.append((rid, at, svc.name))
+            self.c.add_work(svc.id, helper.id, "resolved_ticket", at)
+        self.tickets.append((rid, at, svc))
         return raw
 
     def _comment(self, n: int) -> dict[str, Any]:
-        parent, parent_at, svc_name = self.rng.choice(self.tickets)
+        parent, parent_at, svc = self.rng.choice(self.tickets)
+        svc_name = svc.name
         at = parent_at + timedelta(hours=self.rng.randrange(1, 96))
         author = self._person()
+        self.c.add_work(svc.id, author.id, "commented_ticket", at)
         text = self.rng.choice((
             f"Reproduced on the {svc_name}; looks related to {self.rng.choice(names.TOPICS)}.",
             "Can't reproduce here, closing unless it comes back.",
@@ -275,8 +281,12 @@ class Stream:
         text = (f"# Runbook: {svc.name}\n\n1. Check the dashboard.\n2. If it "
                 f"{self.rng.choice(names.SYMPTOMS)}, restart one instance at a time.\n"
                 "3. Escalate to the owning team if that does not help.")  # fmt: skip
-        return {"id": rid, "kind": "runbook", "at": iso(at, self.rng), "author": self._person().id,
-                "title": f"Runbook: {svc.name}", "about": [svc.id], "text": text}  # fmt: skip
+        raw: dict[str, Any] = {
+            "id": rid, "kind": "runbook", "at": iso(at, self.rng), "author": self._person().id,
+            "title": f"Runbook: {svc.name}", "about": [svc.id], "text": text,
+        }  # fmt: skip
+        self.c.add_work(svc.id, raw["author"], "wrote_doc", at)
+        return raw
 
     def _adr(self, n: int) -> dict[str, Any]:
         rid, at, svc = f"ADR-{n:07d}", self._when(), self._service()
@@ -307,6 +317,7 @@ class Stream:
                 self.motivations[rid] = ticket
         self.adr_ids.append(rid)
         self.adr_at[rid] = at
+        self.c.add_work(svc.id, raw["author"], "wrote_doc", at)
         self.heads[rid] = (at, length)
         if len(self.heads) > OPEN_HEADS:
             del self.heads[next(iter(self.heads))]

@@ -1,9 +1,10 @@
 """Write a synthetic company to a corpus folder: org.yaml, records.jsonl (streamed a line at
 a time), ADRs as Markdown files under records/adr/, and what the generator knows to be true:
 expected.json (owner of every service at `now`) and truth/questions.jsonl (ownership
-questions at several times, some asked by people a change control is hidden from; what
-replaced a decision; who a person is and who is on a team; in the format `brain eval
-questions` reads, outside the corpus root, whose *.jsonl files are records)."""
+questions at several times, some asked by people a change control is hidden from; who
+knows a service; what replaced a decision; who a person is and who is on a team; in the
+format `brain eval questions` reads, outside the corpus root, whose *.jsonl files are
+records)."""
 
 from __future__ import annotations
 
@@ -18,12 +19,12 @@ from typing import Any
 
 import yaml
 
-from companybrain.synth.company import SPAN, START, build_company, org_mapping
+from companybrain.synth.company import NOW, SPAN, START, build_company, org_mapping
 from companybrain.synth.records import Stream
 
 Progress = Callable[[int, int], None]
-NOW = START + SPAN + timedelta(days=1)
 ACCESS_QUESTIONS = 10  # at most; half asked by someone outside the team, half by one in it
+EXPERT_QUESTIONS = 10  # at most: services whose best expert is ahead of the next
 DECISION_QUESTIONS = 20  # at most; three in four about a decision that replaced or was replaced
 PEOPLE_QUESTIONS = 5
 TEAM_QUESTIONS = 3
@@ -114,6 +115,7 @@ def _write_truth(
     items = [
         *_ownership_questions(company, rng, questions),
         *_access_questions(company, rng),
+        *_expert_questions(company, rng),
         *_decision_questions(stream, rng),
         *_people_questions(company, rng),
     ]
@@ -164,6 +166,30 @@ def _access_questions(company: Any, rng: random.Random) -> list[dict[str, Any]]:
             expect["refusal"] = got["refusal"]
         items.append({"id": f"acc-{n:04d}", "question": f"Who owns the {svc.name}?",
                       "now": _z(when), "as": asker.id, "expect": expect})  # fmt: skip
+    return items
+
+
+def _expert_questions(company: Any, rng: random.Random) -> list[dict[str, Any]]:
+    """Who knows a service, by the records written about it, where one person is ahead of
+    the next (a tie is broken by who worked with whom, which the truth does not model) and
+    no other service's name holds its name (a mention of one would be one of both)."""
+    names = [s.name.casefold() for s in company.services]
+    clear = []
+    for svc in company.services:
+        ranked = company.experts(svc.id)
+        inside = sum(svc.name.casefold() in n for n in names) > 1
+        if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) and not inside:
+            clear.append((svc, ranked))
+    items = []
+    for n, (svc, ranked) in enumerate(rng.sample(clear, min(len(clear), EXPERT_QUESTIONS)), 1):
+        total, held, factor = sum(score for _, score in ranked), 0, 0
+        while held * 2 <= total:  # the fewest people who hold more than half of it
+            held += ranked[factor][1]
+            factor += 1
+        expect = {"tool": "who_knows", "subject": svc.id, "status": "answered",
+                  "top_expert": ranked[0][0], "bus_factor": factor}  # fmt: skip
+        items.append({"id": f"know-{n:04d}", "question": f"Who knows the {svc.name}?",
+                      "now": _z(NOW), "as": None, "expect": expect})  # fmt: skip
     return items
 
 
