@@ -56,3 +56,19 @@ def test_words_after_a_person_are_no_item_of_a_list(
     load_two(store, settings, tmp_path, text)
     answer = owner_on(store, settings, "billing gateway", "2026-05-10")
     assert not (owner(answer) == "kofi" and "CC-7" in [c.record for c in answer.citations])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kofi Mensah keeps the billing gateway and the rest is owned by Bo Lind.",
+        "Kofi Mensah keeps the billing gateway, the rest is owned by Bo Lind.",
+    ],
+)
+def test_the_rest_after_one_service_is_no_item_of_a_list(
+    store: Store, settings: Settings, tmp_path: Path, text: str
+) -> None:
+    """ "and the rest" after the one service of a clause is another clause's subject: read as
+    an unknown item of a list, it left "the billing gateway is owned by Bo"."""
+    load_two(store, settings, tmp_path, text)
+    assert owner(owner_on(store, settings, "billing gateway", "2026-05-10")) == "kofi"

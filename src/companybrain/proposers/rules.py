@@ -394,7 +394,7 @@ def _known_items(t: Template) -> str:
     billing gateway, the ledger and the search index are owned by Bo" is read as "the
     billing gateway and the search index are owned by Bo" (the ledger, unknown, said
     nothing of the others before)."""
-    said = _UNKNOWN_ITEM.sub(r"\1", " ".join(t.tokens))
+    said = _UNKNOWN_ITEM.sub(lambda m: m.group(1) or m.group(2), " ".join(t.tokens))
     return " ".join(w for w in said.split() if w not in CLAUSE_END)
 
 
@@ -405,11 +405,16 @@ _NOT_ITEM = (
     r"(?:is|are|was|were|has|have|had|be|been|will|now|still|owned|owns|own|to|by|from|and|or"
     r"|the|not|no)(?![^\W_])"
 )
+_WORDS = rf"(?:the |our |its )?(?:(?!{_NOT_ITEM})[^\W_]+ ){{0,2}}(?!{_NOT_ITEM})[^\W_]+"
 _UNKNOWN_ITEM = re.compile(
-    rf"(<s:{_ID}>){_SEP} (?:the |our |its )?"
-    rf"(?:(?!{_NOT_ITEM})[^\W_]+ ){{0,2}}(?!{_NOT_ITEM})[^\W_]+"
-    rf"(?={_SEP} (?:the |our |its )?<s:| ,? ?{_AUX}(?:owned|co owned|jointly owned|taken over"
-    rf"|{_MOVES}) )"
+    # in the middle: "the billing gateway, the ledger and the search index"
+    rf"(<s:{_ID}>){_SEP} {_WORDS}(?={_SEP} (?:the |our |its )?<s:)"
+    # last, after "and" or "or", in a list of two services or more: "the billing gateway,
+    # the search index and the ledger are owned by" (not "keeps the billing gateway and
+    # the rest is owned by")
+    rf"|(<s:{_ID}>(?:(?: ,)?(?: and| or)? (?:the |our |its )?<s:{_ID}>)+)"
+    rf"(?: ,)?(?: and| or| as well as) {_WORDS}"
+    rf"(?= ,? ?{_AUX}(?:owned|co owned|jointly owned|taken over|{_MOVES}) )"
 )
 
 
