@@ -81,3 +81,15 @@ def test_a_list_of_what_one_person_owns_stays_whole(
         load(store, settings, tmp_path / str(n), text)
         assert owner(on(store, settings, "billing gateway", "2026-05-10")) == "bo"
         assert owner(on(store, settings, "search index", "2026-05-10")) == "bo"
+
+
+def test_a_verb_a_comma_ends_has_no_object(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """ "Cy Park took over, the billing gateway and the search index are owned by Bo Lind."
+    read "took over the billing gateway" (the template drops the comma): Cy named for the
+    billing gateway, citing the record."""
+    text = "Cy Park took over, the billing gateway and the search index are owned by Bo Lind."
+    load(store, settings, tmp_path, text)
+    for service in ("billing gateway", "search index"):
+        assert owner(on(store, settings, service, "2026-05-10")) == "bo"

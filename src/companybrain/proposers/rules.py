@@ -152,6 +152,7 @@ _OWN_ITEM = re.compile(rf" (?:and|or|as well as) (?:the |our |its )<s:{_ID}>$")
 # the owning verb before it: in "Bo owns the billing gateway and the search index is owned
 # by Cy" Cy owns the search index only.
 _OBJECT_OF = re.compile(r"(?:^|\s)(?:owns|own|over) (?:the )?$")
+_BARE_VERB = re.compile(r"(?:^|\s)(?:owns|own|over) ,")
 _LEADS = frozenset(("", "the ", "our ", "its ", "their "))  # a pattern's words before its list
 _FIRST_ITEM = re.compile(rf"^<s:{_ID}>(?: (?:(?:and|or|as well as) )?(?:the )?|$)")
 # Every pattern above holds one of these (as part of a word, or "go"/"goes" as a word), so a
@@ -368,6 +369,8 @@ def sentence_owners(
         return []  # every pattern needs a person and a service
     if "," in t.tokens or " and " in text or " or " in text:
         text = _known_items(t)
+    # "Cy Park took over, the billing gateway ... are owned by Bo": "over" has no object
+    bare = "," in t.tokens and _BARE_VERB.search(" ".join(t.tokens)) is not None
     pairs: list[tuple[str, str]] = []
     for pattern in patterns:
         for m in pattern.finditer(text):
@@ -380,8 +383,11 @@ def sentence_owners(
                 if _PREDICATE.match(text, m.end()):  # "... and the ledger is unowned"
                     slist = _LAST_ITEM.sub("", slist)
             lead = text[m.start() : m.start("slist")]
-            if lead in _LEADS and _OBJECT_OF.search(text, 0, m.start("slist")):
-                slist = _FIRST_ITEM.sub("", slist)  # "owns the ledger and the X is owned by"
+            if _OBJECT_OF.search(text, 0, m.start("slist")):
+                if lead not in _LEADS and bare:
+                    continue  # read as the object of a verb a comma ends ("took over, ...")
+                if lead in _LEADS and not bare:
+                    slist = _FIRST_ITEM.sub("", slist)  # "owns the ledger and the X is owned by"
             services = [s for k, s in MARKER.findall(slist) if k == SERVICE]
             old = m.groupdict().get("oldspan") or ""
             owners = [p for k, p in MARKER.findall(f"{m.group('p')} {old}") if k == PERSON]
