@@ -96,9 +96,16 @@ def ingest_repo(
     state = repo_write.read_state(store, repo)
     old = state["head"] if state else None
     shallow = gitcmd.shallow_boundary(top)
+    # the .mailmap git reads authors through ("" for none): a new one names them anew
+    mailmap = gitcmd.text(top, "rev-parse", "-q", "--verify", f"{head}:.mailmap", check=False)
+    mailmap = mailmap.strip()
     if state and old and list(state.get("shallow") or []) != shallow:
         # A shallow clone deepened (or made whole): its first commits seemed to add what
         # was there before them; every commit is read again, as after a rewrite.
+        mode, revs, since = "rewritten", [head], None
+    elif state and old and state.get("mailmap") not in (None, mailmap):
+        # .mailmap changed: the commits read before name their authors as it did then (two
+        # people where it now says one); every commit is read again, as after a rewrite
         mode, revs, since = "rewritten", [head], None
     elif old and old == head:
         mode, revs, since = "unchanged", [], old
@@ -171,6 +178,7 @@ def ingest_repo(
             "commits": report.commits_total,
             "ingested_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "shallow": shallow,
+            "mailmap": mailmap,
         },
     )
     if report.commits_read or report.decisions_changed:

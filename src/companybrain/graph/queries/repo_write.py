@@ -22,7 +22,8 @@ Rows = list[dict[str, Any]]
 def read_state(store: Store, repo: str) -> dict[str, Any] | None:
     rows = store.read(
         "MATCH (m:Meta {key: $key}) RETURN m.head AS head, m.path AS path, m.run AS run, "
-        "m.commits AS commits, m.ingested_at AS ingested_at, m.shallow AS shallow",
+        "m.commits AS commits, m.ingested_at AS ingested_at, m.shallow AS shallow, "
+        "m.mailmap AS mailmap",
         {"key": f"repo:{repo}"},
     )
     return rows[0] if rows else None
@@ -32,7 +33,7 @@ def write_state(store: Store, repo: str, state: dict[str, Any]) -> None:
     store.query(
         "MERGE (m:Meta {key: $key}) SET m.repo = $repo, m.head = $head, m.path = $path, "
         "m.run = $run, m.commits = $commits, m.ingested_at = $ingested_at, "
-        "m.shallow = $shallow",
+        "m.shallow = $shallow, m.mailmap = $mailmap",
         {"key": f"repo:{repo}", "repo": repo, **state},
     )
 
@@ -127,6 +128,12 @@ RETURN size(commits) AS n
 """
 # Any other run: what a run before (or a run cut short) wrote is merged with.
 _BATCH_MERGE = """
+CALL {
+    // A commit read again names its people as .mailmap does now: those it named before go
+    UNWIND $c_id AS id
+    MATCH (:Commit {id: id})<-[old:AUTHORED|COMMITTED|CO_AUTHORED]-(:Person)
+    DELETE old
+}
 CALL {
     WITH people
     UNWIND range(0, size($c_id) - 1) AS i
