@@ -168,6 +168,30 @@ def test_an_owner_the_sentence_only_guesses_at_or_wants_is_refused(
     assert verify(rules.propose(rec, ORG), rec, ORG).ownership == ()
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Ben Okafor, who owns the search index, asked who owns the billing gateway.",
+        "Ben Okafor needs to find out who now owns the billing gateway.",
+    ],
+)
+def test_an_owner_beside_a_question_of_who_owns_the_service_is_refused(
+    llm: Settings, model_server: ScriptedModelServer, sentence: str
+) -> None:
+    """The sentence names Ben, the billing gateway and "owns", so a model's reading of Ben
+    as its owner was kept, cited, though it only asks who owns it."""
+    rec = record("msg-13", sentence, "ticket")
+    model_server.play(facts([{"service": "billing-gateway", "owner": "ben", "quote": sentence}]))
+    verified = run(llm, rec)
+    assert verified.ownership == ()
+    assert checks(verified) == ["not_asserted"]
+    assert "beside a question of who owns Billing Gateway" in verified.rejected[0].reason
+    by_rules = verify(rules.propose(rec, ORG), rec, ORG)
+    assert [f.service for f in by_rules.ownership] == (
+        ["search-index"] if "search index" in sentence else []
+    )
+
+
 def test_a_decision_from_chat_is_refused_and_its_owner_kept(
     llm: Settings, model_server: ScriptedModelServer
 ) -> None:

@@ -581,6 +581,8 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: boo
         standing = wording.alternative(said, service.id) or wording.owned_before(
             said, person.id, service.id
         )
+    if not standing and _asks_whose(sentence or fact.quote, person.id, service.id, org):
+        standing = NOT_ASSERTED, f"beside a question of who owns {service.name}"
     if standing:
         check, as_what = standing
         raise Refused(check, f"the quote names {person.name} {as_what}, not as the owner")
@@ -590,6 +592,19 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: boo
             f"no sentence of the quote names {person.name} and {service.name} with ownership "
             "wording (owns, owned by, owner, taken over, handed over to, point of contact)",
         )
+
+
+def _asks_whose(quote: str, person: str, service: str, org: Org) -> bool:
+    """Does every sentence of the quote naming both ask who owns the service ("Cora, who
+    owns the search index, asked who owns the billing gateway.")?"""
+    if "who" not in quote.casefold():
+        return False  # (most quotes: no need to cut them into sentences again)
+    both = [
+        t
+        for t in (template(injection.shown_text(s), org) for s in segments.sentences(quote))
+        if person in t.ids(PERSON) and service in t.ids(SERVICE)
+    ]
+    return bool(both) and all(wording.asks_whose(t, service) for t in both)
 
 
 def check_decision(fact: DecisionFact, record: Record, *, already: bool = False) -> DecisionFact:

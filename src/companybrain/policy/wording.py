@@ -262,6 +262,19 @@ _UNOWNED = re.compile(
 )
 
 
+def asks_whose(quote: Template, service: str) -> bool:
+    """Does the quote ask, or tell that someone asked, who owns `service` ("Cora asked who
+    owns the billing gateway")? A "who" straight after a person describes them ("Cora, who
+    owns the billing gateway, ...")."""
+    owned = rf"(?:the )?{re.escape(marker(SERVICE, service))}"
+    return (
+        re.search(rf"(?<!> )\bwho (?:\S+ ){{0,2}}?{_ASKED_WHOSE} {owned}", quote.text) is not None
+    )
+
+
+_ASKED_WHOSE = r"(?:owns|own|owned|is the owner of|takes over|took over|will take over)"
+
+
 def cell_standing(cell: Template, owner: str) -> tuple[str, str] | None:
     """`standing` for a table's owner cell, which also names no owner when it holds a "?"
     ("Kofi?") or says that there is none yet."""
