@@ -397,7 +397,9 @@ def records_replacing(
     decision no rule could read): only those `scope` may see, written by `as_of_ms`, of no
     less authority than the record they replace (a chat cannot retire an ADR)."""
     return store.read(
-        "UNWIND $ids AS id MATCH (old:Source {id: id})<-[:SUPERSEDES]-(s:Source) "
+        # WITH: in one pattern the planner scanned every Source for `s` (the filters on it)
+        "UNWIND $ids AS id MATCH (old:Source {id: id}) WITH old "
+        "MATCH (old)<-[:SUPERSEDES]-(s:Source) "
         "WHERE ($everyone OR s.acl IS NULL OR any(g IN s.acl WHERE g IN $groups)) "
         "AND s.at_ms <= $as_of AND s.authority >= old.authority "
         "AND NOT (s)<-[:STATED_IN]-(:Decision) "
