@@ -24,6 +24,7 @@ from companybrain.repo.blame import Blame, blame
 from companybrain.repo.decision_files import is_decision_file
 from companybrain.repo.decisions import DecisionEntry
 from companybrain.repo.gitcmd import GitError
+from companybrain.repo.links import NEVER_IN_FORCE
 from companybrain.repo.review import Snapshot, snapshot
 
 if TYPE_CHECKING:
@@ -231,6 +232,7 @@ def _supersessions_then(
         if (
             e["via"] == "finding"
             and newer_entry is not None
+            and (newer_entry.status or "") not in NEVER_IN_FORCE  # at the commit
             and older in at_rev
             and quote_in(e.get("quote") or "", newer_entry.text)
         ):

@@ -20,7 +20,7 @@ from companybrain.policy.time import QuestionTime, format_instant
 from companybrain.repo import trees
 from companybrain.repo.decisions import DecisionEntry
 from companybrain.repo.gitcmd import GitError
-from companybrain.repo.links import supersessions
+from companybrain.repo.links import NEVER_IN_FORCE, supersessions
 from companybrain.repo.rationale import Tree, named_paths
 from companybrain.repo.review import decisions_at
 
@@ -113,6 +113,7 @@ def stood(store: Store, when: QuestionTime, tz: str = "UTC") -> Then | str | Non
         if (
             e["via"] == "finding"
             and newer is not None
+            and (newer.status or "") not in NEVER_IN_FORCE  # then, as the text said
             and older in by_id
             and (newer.id, older) not in known
             and quote_in(e.get("quote") or "", newer.text)

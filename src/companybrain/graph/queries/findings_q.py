@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from companybrain.errors import InputError
 from companybrain.model.findings import Finding, FindingKind, Verdict
+from companybrain.repo.links import NEVER_IN_FORCE
 
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
@@ -88,11 +89,14 @@ _DROP_OTHERS = {
 
 
 # A confirmed relation that says the entry replaces another decision becomes the same
-# SUPERSEDES edge that decision texts give (via 'finding'), so every reader sees one shape.
+# SUPERSEDES edge that decision texts give (via 'finding'), so every reader sees one shape;
+# and as there, a decision rejected, withdrawn or only proposed supersedes nothing.
 SUPERSEDING = ("supersedes", "replaces")
+_NEVER = sorted(NEVER_IN_FORCE)
 
 _SUPERSEDES = """
     MATCH (e:Decision {id: $entry})
+    WHERE NOT toLower(trim(coalesce(e.status, ''))) IN $never
     UNWIND $rows AS row
     MATCH (o:Decision {id: row.value})
     WHERE o <> e
@@ -101,8 +105,8 @@ _SUPERSEDES = """
 """
 
 _DROP_FINDING_EDGES = """
-    MATCH (:Decision {id: $entry})-[s:SUPERSEDES {via: 'finding'}]->(:Decision)
-    WHERE NOT s.finding IN $keep
+    MATCH (e:Decision {id: $entry})-[s:SUPERSEDES {via: 'finding'}]->(:Decision)
+    WHERE NOT s.finding IN $keep OR toLower(trim(coalesce(e.status, ''))) IN $never
     DELETE s
 """
 
@@ -138,7 +142,10 @@ def add_findings(
         if replace:
             store.query(_DROP_OTHERS[label], {"entry": entry_id, "keep": [r["id"] for r in rows]})
         if replace and label == "Decision":
-            store.query(_DROP_FINDING_EDGES, {"entry": entry_id, "keep": [r["id"] for r in rows]})
+            store.query(
+                _DROP_FINDING_EDGES,
+                {"entry": entry_id, "keep": [r["id"] for r in rows], "never": _NEVER},
+            )
         if read_hash is not None:
             store.query(_READ[label], {"entry": entry_id, "hash": read_hash})
         if not rows:
@@ -146,7 +153,7 @@ def add_findings(
         written = store.query(_ADD[label], {"entry": entry_id, "rows": rows})
         supersede = [r for r in rows if r["kind"] == "relation" and r["relation"] in SUPERSEDING]
         if supersede and label == "Decision":
-            store.query(_SUPERSEDES, {"entry": entry_id, "rows": supersede})
+            store.query(_SUPERSEDES, {"entry": entry_id, "rows": supersede, "never": _NEVER})
         return int(written[0]["n"]) if written else 0
     raise InputError(f"no decision or record with id {entry_id!r} to attach findings to")
 
