@@ -3,13 +3,17 @@ entries, summaries of the files they rest on, and folders that wait for their fi
 
 from __future__ import annotations
 
+import subprocess
 from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from companybrain.board.fill import fill
 from companybrain.board.options import BoardOptions
 from companybrain.board.worker import Worker
 from companybrain.config import Settings
+from companybrain.errors import InputError
 from companybrain.graph.connection import Store
 from companybrain.graph.queries import board_q, findings_q
 from companybrain.repo.ingest import ingest_repo
@@ -178,3 +182,31 @@ def test_a_rejected_relation_the_entry_now_states_is_judged_again(
     [handoff] = [h for h in board_q.handoffs(board) if h["from_entry"] == ADR_3.id]
     assert handoff["status"] == "confirmed"
     assert trace(store, ADR_2.id).result["chain"] == [ADR_3.id, ADR_2.id, ADR_1.id]
+
+
+def test_a_repo_that_is_not_the_ingested_one_is_refused(
+    tmp_path: Path, store: Store, board: Store, settings: Settings
+) -> None:
+    """`board fill --repo` at a folder that is no repository read every file as "not in
+    HEAD" and dropped their items; at another repository it summarised that repository's
+    `src/exporter.py` into this graph's file. One error naming --repo, and nothing lost."""
+    repo = make_repo(tmp_path / "ledger", FILES)
+    ingest_repo(store, repo)
+    fill(store, board, OPTIONS)
+    Worker(settings, OPTIONS, "rules-1").run()
+    before = sorted((i["id"], i["status"]) for i in board_q.items(board))
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    other = make_repo(tmp_path / "other", {"src/exporter.py": "def elsewhere():\n    ...\n"})
+
+    for wrong in (plain, other):
+        with pytest.raises(InputError, match="--repo"):
+            fill(store, board, OPTIONS, repo=wrong)
+        assert sorted((i["id"], i["status"]) for i in board_q.items(board)) == before
+    [exporter] = store.read("MATCH (f:File {id: 'src/exporter.py'}) RETURN f.summary AS s")
+    assert exporter["s"] == "Defines `Exporter`, `Exporter.flush`."
+
+    # the same repository, cloned elsewhere, is the repository
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
+    assert fill(store, board, OPTIONS, repo=clone).repo == str(clone)

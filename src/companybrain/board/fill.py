@@ -55,6 +55,8 @@ def fill(
 ) -> FillReport:
     if files not in FILE_MODES:
         raise InputError(f"--files must be one of {', '.join(FILE_MODES)}, got {files!r}")
+    if repo is not None:
+        _check_repo(brain, repo)
     board.ensure_schema()
     with _one_fill_at_a_time(board):
         return _fill(brain, board, options, repo=repo, files=files, on_file=on_file)
@@ -311,6 +313,23 @@ def _repo_of(brain: Store) -> Path | None:
     found = [Path(r["path"]) for r in repo_write.repositories(brain) if r.get("path")]
     found = [p for p in found if p.is_dir()]
     return found[0] if len(found) == 1 else None
+
+
+def _check_repo(brain: Store, repo: Path) -> None:
+    """--repo must be the repository this graph was read from (there, or a clone of it): a
+    folder outside git read every file as gone and dropped its items, and another
+    repository's file of the same path was summarised into this graph's file."""
+    try:
+        top = gitcmd.toplevel(repo)
+    except gitcmd.GitError as exc:
+        raise InputError(f"--repo {repo}: {exc}") from exc
+    for r in repo_write.repositories(brain):
+        if r.get("head") and gitcmd.resolve(top, r["head"]) is None:
+            raise InputError(
+                f"--repo {repo} is not the repository graph {brain.graph_name!r} holds "
+                f"({r['repo']!r}, read from {r['path']}): its commit {r['head'][:12]} is not "
+                "there (if that history was rewritten, run `brain ingest-repo` again first)"
+            )
 
 
 def _file_text(repo: Path, path: str, report: FillReport) -> str | None:
