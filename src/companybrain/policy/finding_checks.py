@@ -45,8 +45,15 @@ _RELATION_VERB = {
     "reverts": re.compile(r"\brevert", re.I),
 }
 NEGATED_RELATION = re.compile(
-    r"\b(not|never|no longer|doesn't|does not|didn't|did not|won't|will not|isn't|without)\s+"
-    r"(?:\w+\s+){0,2}(supersede|replace|revert)",
+    r"\b(not|never|no longer|doesn't|does not|didn't|did not|won't|will not|isn't|without"
+    r"|nothing|none|neither|nor)\s+(?:\w+\s+){0,2}(supersede|replace|revert)",
+    re.I,
+)
+# One that only supposes it states nothing either: a possibility or a condition ("might
+# supersede", "this could replace", "whether this supersedes"), or a question.
+SUPPOSED_RELATION = re.compile(
+    r"\b(might|may|could|would|should|can|if|unless|whether)\s+(?:\w+\s+){0,3}"
+    r"(supersede|replace|revert)",
     re.I,
 )
 
@@ -364,11 +371,20 @@ def check_confirmation(
         return Confirmation(
             "rejected", f"neither quote of the confirmation says that {from_id} {relation} {to_id}"
         )
+    texts = {quote_from: from_text, quote_to: to_text}
     for quote in stating:
         if NEGATED_RELATION.search(straight_quotes(quote)):
             return Confirmation(
                 "rejected", f"the confirmation's quote says it does not: {_short(quote)!r}"
             )
+        # read whole: "supersede ADR-1" may be cut from "Should we supersede ADR-1?"
+        for said in around(quote, texts[quote]):
+            if SUPPOSED_RELATION.search(said) or said.rstrip().endswith("?"):
+                return Confirmation(
+                    "rejected",
+                    f"the sentence only supposes it (a question, condition or possibility), "
+                    f"it does not state it: {_short(said)!r}",
+                )
     # "This supersedes ADR-1." states a supersession, but not of ADR-3.
     active = PASSIVE.get(relation, relation)
     sides = (
