@@ -93,6 +93,22 @@ class RefIndex:
             return found
         return found if self.entries[found].repo == self.entries[from_entry].repo else None
 
+    def names_other(self, ref: str, from_entry: str) -> bool:
+        """Does `ref`, written in `from_entry`, name an entry other than that one? (A
+        reference to itself resolves to nothing, as does one to an entry not held.)"""
+        found = self.resolve(ref, from_entry)
+        if found is not None:
+            return found != from_entry
+        here = self.entries.get(from_entry)
+        if here is None:
+            return True
+        number = _ADR_NUMBER.search(ref)
+        bare = ref.strip().strip(_QUOTES + ".,;:")
+        return not (
+            (number is not None and int(number.group(1)) == here.number)
+            or bare in (here.id, here.code, here.path, posixpath.basename(here.path or ""))
+        )
+
     def _resolve(self, ref: str, from_entry: str) -> str | None:
         quoted = ref.strip()[:1] in _QUOTES
         ref = ref.strip().strip(_QUOTES + ".,;:")

@@ -43,6 +43,13 @@ _RELATION = re.compile(
     re.I,
 )
 _ONE_TARGET = re.compile(_TARGET, re.I)
+# A reference just before the verb is its subject: "ADR-8 supersedes", "ADR-1 was superseded
+# by", "ADR-8, in turn, replaces".
+_SUBJECT = re.compile(
+    rf"({_TARGET})[\s,]*(?:(?:is|was|were|are|has|have|had|been|will|be|also|then|later|"
+    rf"in\s+turn|itself|now)[\s,]+)*$",
+    re.I,
+)
 # Targets written this loosely count only when they name an entry: "replaces V2" is prose.
 _LOOSE_TARGET = re.compile(r'^(?:"|“|[A-Z]{1,6}-?\d{1,5}$)')
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.I)
@@ -213,6 +220,9 @@ def _relation_mentions(text: str, entry_id: str, ctx: Context) -> list[tuple[str
     target is the entry id when it resolves, else the reference as written."""
     out = []
     for m in _RELATION.finditer(text):
+        subject = _SUBJECT.search(text, 0, m.start())
+        if subject and ctx.refs.names_other(subject.group(1), entry_id):
+            continue  # "ADR-8 supersedes ADR-9" written in ADR-21 is ADR-8's, not its own
         for t in _ONE_TARGET.finditer(m.group(2)):
             raw = t.group(0)
             resolved = ctx.refs.resolve(raw, entry_id)
