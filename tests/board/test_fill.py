@@ -24,6 +24,7 @@ from tests.board.conftest import (
     ADRS,
     commit_files,
     make_repo,
+    remove_entry,
     seed_decisions,
     seed_files,
 )
@@ -210,3 +211,24 @@ def test_a_repo_that_is_not_the_ingested_one_is_refused(
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
     assert fill(store, board, OPTIONS, repo=clone).repo == str(clone)
+
+
+def test_an_open_handoff_to_an_entry_that_left_the_brain_goes_with_it(
+    store: Store, board: Store, settings: Settings
+) -> None:
+    """ADR-2 raised "supersedes ADR-1" and ADR-1 left the brain before another agent judged
+    it: the handoff failed three times with "run `brain board fill`", and a fill, a retry
+    and a run left it failed and open for good."""
+    seed_decisions(store, ADRS)
+    seed_files(store, SEEDED_FILES)
+    fill(store, board, OPTIONS)
+    Worker(settings, OPTIONS, "rules-1").run()  # raises it; only another agent may judge it
+    assert ADR_1.id in {h["to_entry"] for h in board_q.handoffs(board, "open")}
+
+    remove_entry(store, ADR_1.id)
+    report = fill(store, board, OPTIONS)
+    assert report.removed == 1 and report.entries == 0
+    Worker(settings, OPTIONS, "rules-2").run()
+    assert board_q.handoffs(board, "open") == []
+    assert board_q.failed_items(board) == []
+    assert {i["status"] for i in board_q.items(board)} == {"done"}

@@ -196,7 +196,14 @@ def _judge_again(board: Store, existing: dict[str, str], entries: list[Row]) -> 
     ] + [
         h for h in board_q.handoffs(board, "rejected") if changed & {h["from_entry"], h["to_entry"]}
     ]
-    board_q.drop_handoffs(board, [h["id"] for h in stale])
+    # An open one to or from an entry that left the brain can never be judged (its item
+    # failed for good): it goes with the entry.
+    moot = [
+        h
+        for h in board_q.handoffs(board, "open")
+        if h["from_entry"] not in texts or h["to_entry"] not in texts
+    ]
+    board_q.drop_handoffs(board, [h["id"] for h in stale + moot])
     return {e for h in stale for e in (h["from_entry"], h["to_entry"])}
 
 
