@@ -22,6 +22,7 @@ from tests.board.conftest import (
     ADR_2,
     ADR_3,
     ADRS,
+    Adr,
     commit_files,
     make_repo,
     remove_entry,
@@ -232,3 +233,37 @@ def test_an_open_handoff_to_an_entry_that_left_the_brain_goes_with_it(
     assert board_q.handoffs(board, "open") == []
     assert board_q.failed_items(board) == []
     assert {i["status"] for i in board_q.items(board)} == {"done"}
+
+
+def test_a_confirmed_relation_the_checks_now_refuse_leaves_the_brain(
+    store: Store, board: Store, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A relation confirmed under looser checks ("A later decision might supersede ADR-1."
+    read as ADR-4 superseding ADR-1, before such sentences were refused) stayed in the brain
+    for good: a fill only asked whether its quotes were still in the texts. Each fill judges
+    confirmed relations again with today's checks."""
+    from companybrain.ask.repo.history_tools import trace
+    from companybrain.board import handoffs
+    from companybrain.policy.finding_checks import Confirmation
+
+    hedged = Adr(
+        "docs/adr/0004-later.md",
+        "Later",
+        "2025-08-01",
+        "# 4. Later\n\nA later decision might supersede ADR-1 once Postgres is ready.\n",
+    )
+    seed_decisions(store, [ADR_1, hedged])
+    loose = Confirmation("confirmed", "confirmed under the old checks")
+    with monkeypatch.context() as m:
+        m.setattr(handoffs, "check_confirmation", lambda *a, **k: loose)
+        fill(store, board, OPTIONS)
+        Worker(settings, OPTIONS, "rules-1").run()
+        Worker(settings, OPTIONS, "rules-2").run()
+    assert trace(store, ADR_1.id).result["chain"] == [hedged.id, ADR_1.id]
+
+    fill(store, board, OPTIONS)
+    Worker(settings, OPTIONS, "rules-1").run()
+    Worker(settings, OPTIONS, "rules-2").run()
+    assert trace(store, ADR_1.id).result["chain"] == [ADR_1.id]
+    [handoff] = board_q.handoffs(board)
+    assert handoff["status"] == "rejected" and "only supposes it" in handoff["reason"]

@@ -10,16 +10,19 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companybrain.board.handoffs import ref_index
 from companybrain.board.options import BoardOptions
+from companybrain.board.rules_worker import relation_targets
 from companybrain.board.sections import split
 from companybrain.board.worker import text_hash
 from companybrain.errors import BusyError, InputError
 from companybrain.graph.queries import board_q, repo_write
 from companybrain.ingest.lock import LOCK_TTL_S, IngestLock
-from companybrain.policy.text import quote_in
+from companybrain.policy.finding_checks import check_confirmation
 from companybrain.repo import gitcmd
 
 if TYPE_CHECKING:
@@ -101,7 +104,7 @@ def _fill(
     for e in entries:
         e["kind"] = "entry" if e["label"] == "Decision" else "record"
         e["item"], e["hash"] = f"{e['kind']}:{e['id']}", text_hash(e["text"])
-    again = _judge_again(board, existing, entries)
+    again = _judge_again(brain, board, existing, entries)
 
     for e in entries:
         kind, item_id, digest = e["kind"], e["item"], e["hash"]
@@ -179,20 +182,35 @@ def _fill(
     return report
 
 
-def _judge_again(board: Store, existing: dict[str, str], entries: list[Row]) -> set[str]:
-    """Settled handoffs the texts no longer bear out: a confirmation whose quotes are not in
-    its entries any more (a sentence edited away, an entry gone) would keep its relation in
-    the brain, citing what no record says, and a rejection from or to an entry that changed
+def _judge_again(
+    brain: Store, board: Store, existing: dict[str, str], entries: list[Row]
+) -> set[str]:
+    """Settled handoffs the texts no longer bear out: a confirmation that no longer passes
+    the checks (its quotes not in its entries any more: a sentence edited away, an entry
+    gone; or a quote the checks now refuse) would keep its relation in the brain, citing
+    what no record says, and a rejection from or to an entry that changed
     would never be judged again (raised anew, it is the same handoff). They go from the
     board; the entries on both sides are returned, to be read again, so that what the texts
     say now is raised and judged anew."""
     texts = {e["id"]: e["text"] for e in entries}
     changed = {e["id"] for e in entries if existing.get(e["item"], e["hash"]) != e["hash"]}
+    targets = partial(relation_targets, ref_index(brain))
     stale = [
         h
         for h in board_q.handoffs(board, "confirmed")
-        if not quote_in(h["quote_from"] or "", texts.get(h["from_entry"], ""))
-        or not quote_in(h["quote_to"] or "", texts.get(h["to_entry"], ""))
+        if check_confirmation(
+            h["raised_by"],
+            h["settled_by"],
+            h["quote_from"] or "",
+            texts.get(h["from_entry"], ""),
+            h["quote_to"] or "",
+            texts.get(h["to_entry"], ""),
+            from_id=h["from_entry"],
+            to_id=h["to_entry"],
+            relation=h["relation"],
+            targets=targets,
+        ).outcome
+        != "confirmed"
     ] + [
         h for h in board_q.handoffs(board, "rejected") if changed & {h["from_entry"], h["to_entry"]}
     ]
