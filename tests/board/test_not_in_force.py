@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from companybrain.ask.engine import ask
 from companybrain.ask.repo import history_tools, tools
@@ -16,6 +17,7 @@ from companybrain.board.options import BoardOptions
 from companybrain.board.worker import Worker
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
+from companybrain.graph.queries import findings_q
 from companybrain.repo.ingest import ingest_repo
 from tests.repo.gitrepo import GitRepo
 
@@ -78,3 +80,22 @@ def test_a_board_run_gives_a_decision_not_in_force_nothing_to_supersede(
     _board_run(store, board, settings)
     t = history_tools.trace(store, ONE, now=NOW)
     assert t.result is not None and t.result["chain"] == [ONE], t.explanation
+
+
+def test_a_fill_takes_away_what_a_board_run_before_the_check_wrote(
+    store: Store, board: Store, settings: Settings, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A board run before decisions not in force were refused left their edges in the
+    brain, and nothing read those entries again: the next fill takes them away."""
+    r = GitRepo(tmp_path / "r")
+    r.write(ONE, _adr(1, "SQLite", "Accepted"))
+    r.write(THREE, _adr(3, "Mongo", "Rejected", "This decision supersedes ADR-1. "))
+    r.commit("ADRs", "2025-01-01T09:00:00Z")
+    ingest_repo(store, r.root)
+    with monkeypatch.context() as m:
+        m.setattr(findings_q, "_NEVER", [])  # as before the check
+        _board_run(store, board, settings)
+    assert history_tools.trace(store, ONE, now=NOW).result["chain"] == [THREE, ONE]  # type: ignore[index]
+
+    fill(store, board, OPTIONS)
+    assert history_tools.trace(store, ONE, now=NOW).result["chain"] == [ONE]  # type: ignore[index]

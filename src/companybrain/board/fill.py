@@ -20,7 +20,7 @@ from companybrain.board.rules_worker import relation_targets
 from companybrain.board.sections import split
 from companybrain.board.worker import text_hash
 from companybrain.errors import BusyError, InputError
-from companybrain.graph.queries import board_q, repo_write
+from companybrain.graph.queries import board_q, findings_q, repo_write
 from companybrain.ingest.lock import LOCK_TTL_S, IngestLock
 from companybrain.policy.finding_checks import check_confirmation
 from companybrain.repo import gitcmd
@@ -105,6 +105,7 @@ def _fill(
         e["kind"] = "entry" if e["label"] == "Decision" else "record"
         e["item"], e["hash"] = f"{e['kind']}:{e['id']}", text_hash(e["text"])
     again = _judge_again(brain, board, existing, entries)
+    findings_q.drop_not_in_force(brain)
 
     for e in entries:
         kind, item_id, digest = e["kind"], e["item"], e["hash"]

@@ -111,6 +111,20 @@ _DROP_FINDING_EDGES = """
 """
 
 
+_DROP_NOT_IN_FORCE = """
+    MATCH (e:Decision)-[s:SUPERSEDES {via: 'finding'}]->(:Decision)
+    WHERE toLower(trim(coalesce(e.status, ''))) IN $never
+    DELETE s
+"""
+
+
+def drop_not_in_force(store: Store) -> None:
+    """Take away board-written supersessions of decisions not in force (rejected, withdrawn,
+    proposed, draft): what a board run wrote before they were refused, on entries that
+    nothing reads again."""
+    store.query(_DROP_NOT_IN_FORCE, {"never": _NEVER})
+
+
 _READ = {
     "Decision": "MATCH (e:Decision {id: $entry}) SET e.read_hash = $hash",
     "Source": "MATCH (e:Source {id: $entry}) SET e.read_hash = $hash",
