@@ -36,6 +36,7 @@ def test_a_relation_told_of_other_entries_is_not_the_entrys_own(
     r.write(
         "docs/adr/0021-t.md",
         _adr(21, "ADR-8 supersedes ADR-9. Earlier, ADR-1 was superseded by ADR-7. "
+             "See ADR-7, which replaces ADR-8. ADR-7 (accepted) supersedes ADR-1. "
              "ADR-21 supersedes ADR-2."),
     )  # fmt: skip
     r.commit("ADRs", "2025-01-01T09:00:00Z")
@@ -50,5 +51,6 @@ def test_a_relation_told_of_other_entries_is_not_the_entrys_own(
         return [c.removeprefix("docs/adr/").removesuffix("-t.md") for c in answer.result["chain"]]
 
     assert chain(9) == ["0009"]
+    assert chain(8) == ["0008"]
     assert chain(1) == ["0001"]
     assert chain(21) == ["0021", "0002"]

@@ -44,10 +44,10 @@ _RELATION = re.compile(
 )
 _ONE_TARGET = re.compile(_TARGET, re.I)
 # A reference just before the verb is its subject: "ADR-8 supersedes", "ADR-1 was superseded
-# by", "ADR-8, in turn, replaces".
+# by", "ADR-8, in turn, replaces", "ADR-8, which replaces", "ADR-8 (accepted) replaces".
 _SUBJECT = re.compile(
-    rf"({_TARGET})[\s,]*(?:(?:is|was|were|are|has|have|had|been|will|be|also|then|later|"
-    rf"in\s+turn|itself|now)[\s,]+)*$",
+    rf"({_TARGET})[\s,]*(?:(?:\([^()]*\)|is|was|were|are|has|have|had|been|will|be|also|"
+    rf"then|later|in\s+turn|itself|now|which|that)[\s,]+)*$",
     re.I,
 )
 # Targets written this loosely count only when they name an entry: "replaces V2" is prose.
