@@ -320,3 +320,13 @@ def test_a_file_named_by_a_name_two_files_share_is_not_either_of_them() -> None:
         False,
         "the quote does not name config.py",
     )
+
+
+def test_a_loosely_worded_relation_names_what_follows_its_verb() -> None:
+    """ "ADR-1 supersedes this one." (in ADR-2) says ADR-1 supersedes ADR-2; a model's finding
+    that ADR-2 supersedes ADR-1 with that quote was kept, and a second model's confirmation
+    counted: the loose reading took the one entry named anywhere in the sentence."""
+    assert TARGETS("ADR-1 supersedes this one.", "adr-2", "supersedes") == set()
+    assert TARGETS("ADR-1 was later replaced by this decision.", "adr-2", "replaces") == set()
+    # what follows the verb is still what the entry relates to
+    assert TARGETS("This supersedes the old decision, ADR-1.", "adr-2", "supersedes") == {"adr-1"}

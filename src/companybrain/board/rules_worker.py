@@ -43,6 +43,7 @@ _RELATION = re.compile(
     re.I,
 )
 _ONE_TARGET = re.compile(_TARGET, re.I)
+_VERB = re.compile(r"\b(?:supersed|replac|revert)\w*", re.I)
 # A reference just before the verb is its subject: "ADR-8 supersedes", "ADR-1 was superseded
 # by", "ADR-8, in turn, replaces", "ADR-8, which replaces", "ADR-8 (accepted) replaces".
 _SUBJECT = re.compile(
@@ -236,12 +237,14 @@ def relation_targets(refs: RefIndex, text: str, entry_id: str, relation: str) ->
     """The entries `text` (read in `entry_id`) says it `relation`s (a form such as
     "supersedes" or "superseded_by"): the targets of its verb ("This supersedes ADR-1, not
     ADR-3" names ADR-1 only); in a sentence worded too loosely for that, the one entry it
-    names, if only one."""
+    names after its verb, if only one ("ADR-1 supersedes this one" is ADR-1's relation)."""
     ctx = Context(refs=refs, known_paths=())
     mentions = _relation_mentions(text, entry_id, ctx)
     if mentions:
         return {target for verb, target in mentions if verb == relation and target in refs}
-    named = {e for m in _ONE_TARGET.finditer(text) if (e := refs.resolve(m.group(0), entry_id))}
+    verb = _VERB.search(text)
+    after = text[verb.end() :] if verb else ""
+    named = {e for m in _ONE_TARGET.finditer(after) if (e := refs.resolve(m.group(0), entry_id))}
     return named if len(named) == 1 else set()
 
 
