@@ -203,7 +203,8 @@ def _person_or_team(result: dict[str, Any]) -> str:
         if person.get("team")
         else " is in the org chart"
     )
-    leads = f" and leads {', '.join(person['leads'])}" if person.get("leads") else ""
+    led = ", ".join(t["name"] for t in person.get("leads") or [])
+    leads = f" and leads {led}" if led else ""
     return f"{person['name']}{team}{leads}."
 
 

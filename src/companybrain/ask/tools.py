@@ -538,7 +538,8 @@ def person_or_team(ctx: AskContext, subject: Entity) -> Answer:
         "name": person["name"],
         "team": team_ref,
         "email": person.get("email"),
-        "leads": sorted(t for t in person.get("leads") or [] if t),
+        # each team as {"id", "name"}, as `team` is: "... and leads ops" showed the id
+        "leads": sorted((t for t in person.get("leads") or [] if t), key=lambda t: t["id"]),
     }
     return ctx.answered("person_or_team", subject, {"person": profile})
 

@@ -160,7 +160,7 @@ def _teams(result: Mapping[str, Any], item: Any) -> None:
     if isinstance(person, dict) and (it := item(person.get("id"))) is not None:
         theirs = person.get("team")
         it.team = str(theirs.get("id") or "") if isinstance(theirs, dict) else ""
-        it.leads = [str(t) for t in person.get("leads") or [] if t]
+        it.leads = [str(t.get("id")) for t in person.get("leads") or [] if isinstance(t, dict)]
         for tid in (it.team, *it.leads):
             if (t := item(tid)) is not None:
                 t.is_team = True

@@ -419,7 +419,9 @@ def person_profile(store: Store, person: str) -> Row | None:
         "OPTIONAL MATCH (p)-[:MEMBER_OF]->(t:Team) "
         "OPTIONAL MATCH (led:Team)-[:LED_BY]->(p) "
         "RETURN p.id AS id, p.name AS name, p.email AS email, p.aliases AS aliases, "
-        "t.id AS team, t.name AS team_name, collect(DISTINCT led.id) AS leads",
+        "t.id AS team, t.name AS team_name, "
+        "collect(DISTINCT CASE WHEN led IS NULL THEN null ELSE {id: led.id, name: led.name} END) "
+        "AS leads",
         {"id": person},
     )
     return rows[0] if rows else None

@@ -167,7 +167,7 @@ def _person_or_team_lines(result: dict[str, object]) -> list[str]:
         if person.get("email"):
             lines.append(f"email: {person['email']}")
         if person.get("leads"):
-            lines.append("leads: " + ", ".join(map(str, person["leads"])))
+            lines.append("leads: " + ", ".join(f"{t['name']} ({t['id']})" for t in person["leads"]))
     if isinstance(team, dict):
         lines.append(f"team: {team.get('name')} ({team.get('id')})")
         if isinstance(team.get("lead"), dict):
