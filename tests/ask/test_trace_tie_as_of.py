@@ -3,9 +3,14 @@ one recorded later equally."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
+
 from companybrain.ask.engine import ask
+from companybrain.ask.registry import ReadOnlyStore, ToolContext, read_only_tools
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
+from companybrain.policy.time import parse_as_of
 from tests.ask.conftest import NOW
 
 
@@ -38,3 +43,21 @@ def test_a_decision_recorded_after_the_day_asked_makes_no_tie(
         now=NOW,
     ).to_dict()  # fmt: skip
     assert outbox["subject"]["id"] == "ADR-009" and outbox["refusal"]["code"] == "NO_CLAIM"
+
+
+def test_the_trace_decision_tool_settles_the_tie_by_its_day(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """The tool (MCP, the agent) refused the same tie "fits several decisions equally": its
+    `as_of` was not accepted at all, and the agent's day was not used to choose."""
+    tool = {t.name: t for t in read_only_tools()}["trace_decision"]
+    now = datetime(2026, 10, 20, 12, tzinfo=UTC)
+    ctx = ToolContext(ReadOnlyStore(demo_settings), demo_settings, now=now)
+    words = {"decision": "publish ledger events through Kafka"}
+    march = tool(ctx, {**words, "as_of": "2026-03-01"}).to_dict()
+    assert march["status"] == "answered" and march["subject"]["id"] == "ADR-004", march
+    agent_day = replace(ctx, time=parse_as_of("2026-03-01", now, "UTC"))
+    assert tool(agent_day, words).to_dict()["subject"]["id"] == "ADR-004"
+    for args in (words, {**words, "as_of": "2026-06-01"}):  # both recorded by then: a tie
+        tie = tool(ctx, args).to_dict()
+        assert tie["refusal"]["code"] == "OUT_OF_SCOPE", tie

@@ -158,8 +158,11 @@ def _company(
     catalog = load_catalog(ctx.store, viewer)
     text = str(args.get(what, ""))
     question = f"{tool}: {text}"
-    entity, refusal = resolve_entity(catalog, text, types)
     when = ctx.time or _time(args.get("as_of"), _clock(ctx), catalog.timezone)
+    # (a day asked about settles a tie of decisions, as in `brain ask`: one recorded later
+    # is not what was meant then)
+    as_of_ms = when.as_of_ms if isinstance(when, QuestionTime) and when.phrase else None
+    entity, refusal = resolve_entity(catalog, text, types, as_of_ms)
     # Refusals are explained and dated as `brain ask` does them (engine._company_answer).
     if refusal is not None:
         as_of = (
@@ -188,10 +191,11 @@ def _time(as_of: Any, clock: datetime, tz: str) -> QuestionTime | VagueDate:
 
 
 def resolve_entity(
-    catalog: Catalog, text: str, types: tuple[str, ...]
+    catalog: Catalog, text: str, types: tuple[str, ...], as_of_ms: int | None = None
 ) -> tuple[Entity | None, tuple[RefusalCode, str] | None]:
     """The one entity of `types` that `text` names: by id, then by name or alias, then (for
-    decisions) by the words of its title. None with a refusal otherwise."""
+    decisions) by the words of its title; of decisions that fit equally, those recorded by
+    `as_of_ms` (a day asked about). None with a refusal otherwise."""
 
     text = text.strip()
     found = catalog.get(text, *types) or catalog.get(text.lower(), *types)
@@ -213,8 +217,10 @@ def resolve_entity(
             key=lambda pair: (-pair[0], pair[1].id),
         )
         if scored and scored[0][0] >= MIN_DECISION_OVERLAP:
-            if len(scored) == 1 or scored[1][0] < scored[0][0]:
-                return scored[0][1], None
+            top = [d for score, d in scored if score == scored[0][0]]
+            then = [d for d in top if as_of_ms is None or (d.extra.get("at_ms") or 0) <= as_of_ms]
+            if len(top) == 1 or len(then) == 1:
+                return (then or top)[0], None
             return None, (RefusalCode.OUT_OF_SCOPE, f"{text!r} fits several decisions equally")
     kinds = " or ".join(t.lower() for t in types)
     return None, (RefusalCode.NOT_IN_GRAPH, f"the graph knows no {kinds} named {text!r}")
@@ -357,7 +363,7 @@ _TOOLS = [
         "trace_decision",
         "Why a company decision was made and what replaced what: the supersession chain "
         "(newest first) and the records that motivated it.",
-        schema({"decision": "decision id (ADR-004) or words from its title"}),
+        schema({"decision": "decision id (ADR-004) or words from its title"}, {"as_of": AS_OF}),
         _trace_decision,
     ),
     ToolSpec(
