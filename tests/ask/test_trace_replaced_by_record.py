@@ -64,3 +64,31 @@ def test_a_decision_replaced_by_a_record_stating_none_is_not_the_one_in_force(
     ):
         assert answer["result"]["chain"] == ["ADR-5"], answer["result"]
         assert "CC-9" not in str(answer)
+
+
+CC10 = (
+    "---\nid: CC-10\nkind: change_control\nat: 2026-05-10T09:00:00Z\ntitle: Withdraw CC-9\n"
+    "supersedes: [CC-9]\nacl: [sec]\n---\nCC-9 is withdrawn.\n"
+)
+
+
+def test_a_retirement_replaced_in_turn_is_refused_as_ownership_is(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """CC-10 supersedes CC-9, which retired ADR-5: "What replaced ADR-5?" still answered
+    "CC-9 ← ADR-5", though CC-10 may withdraw CC-9 (ADR-5 in force again) or restate it;
+    owner_of refuses CONFLICT in the same case. Those who may not see CC-10, or asked
+    before it was written, still get the chain."""
+    ingest(store, write_corpus(tmp_path / "c", {**RECORDS, "cc10.md": CC10}), settings)
+    for question in ("What replaced ADR-5?", "Why do we index search documents nightly?"):
+        a = q(store, settings, question, as_person="bo")
+        assert (a["status"], a["refusal"]["code"]) == ("refused", "CONFLICT"), a
+        assert "CC-10 replaces CC-9 in turn" in a["refusal"]["message"], a["refusal"]
+        assert "whether ADR-5 is still in force cannot be told" in a["refusal"]["message"]
+        assert [c["record"] for c in a["citations"]] == ["ADR-5", "CC-9"]
+    before = q(store, settings, "What replaced ADR-5 as of 2026-05-07?", as_person="bo")
+    assert before["result"]["chain"] == ["CC-9", "ADR-5"], before
+    # (outside the sec group neither CC-9 nor CC-10 is seen)
+    assert q(store, settings, "What replaced ADR-5?", as_person="ana")["result"]["chain"] == [
+        "ADR-5"
+    ]

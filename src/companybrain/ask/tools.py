@@ -345,15 +345,34 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
     # control retiring it, an ADR whose decision no rule could read) still replaced it:
     # left out, the decision it replaced was the newest of its chain, "accepted".
     # (only records stating no decision: a decision, seen or not, is walked above)
+    in_turn: list[str] = []  # "CC-9 retires ADR-5, and CC-10 replaces CC-9 in turn"
     for row in ask_q.records_replacing(
         ctx.store, sorted(positions), query_scope(ctx.viewer), ctx.time.as_of_ms
     ):
         if _never_in_force(row):
             continue
+        again = sorted(a["id"] for a in row.get("again") or [] if a and not _never_in_force(a))
+        if again:
+            # it may be withdrawn or restated (as owner_of reads a cancelled cancellation):
+            # the records do not say which
+            in_turn.append(
+                f"{row['id']} replaces {row['older']}, and {' and '.join(again)} "
+                f"replace{'s' if len(again) == 1 else ''} {row['id']} in turn, which may "
+                "withdraw it or restate it"
+            )
         details[row["id"]] = {**row, "quote": None, "motivated_by": []}
         links.append((row["id"], row["older"]))
         positions[row["id"]] = min(
             positions[row["older"]] - 1, positions.get(row["id"], positions[row["older"]])
+        )
+    if in_turn:
+        return ctx.refused(
+            "trace_decision",
+            subject,
+            RefusalCode.CONFLICT,
+            f"{'; '.join(in_turn)} (front matter `supersedes`): the records contradict each "
+            f"other, so whether {subject.id} is still in force cannot be told",
+            citations=_dedupe([c for did in sorted(positions) for c in stated(did)]),
         )
     replaced = [details[o] for n, o in links if n == subject.id and o in positions]
     if refusal := _never_stopped(ctx, subject, details[subject.id], positions, replaced):

@@ -395,7 +395,8 @@ def records_replacing(
     """Records that replace the records of these decisions (front matter `supersedes`)
     without stating a decision themselves (a change control retiring an ADR, an ADR whose
     decision no rule could read): only those `scope` may see, written by `as_of_ms`, of no
-    less authority than the record they replace (a chat cannot retire an ADR)."""
+    less authority than the record they replace (a chat cannot retire an ADR), each with
+    `again`: the records ({id, status}) replacing it in turn on the same terms."""
     return store.read(
         # WITH: in one pattern the planner scanned every Source for `s` (the filters on it)
         "UNWIND $ids AS id MATCH (old:Source {id: id}) WITH old "
@@ -403,9 +404,15 @@ def records_replacing(
         "WHERE ($everyone OR s.acl IS NULL OR any(g IN s.acl WHERE g IN $groups)) "
         "AND s.at_ms <= $as_of AND s.authority >= old.authority "
         "AND NOT (s)<-[:STATED_IN]-(:Decision) "
+        # ... and the records replacing each of them in turn, on the same terms
+        "OPTIONAL MATCH (s)<-[:SUPERSEDES]-(again:Source) "
+        "WHERE ($everyone OR again.acl IS NULL OR any(g IN again.acl WHERE g IN $groups)) "
+        "AND again.at_ms <= $as_of AND again.authority >= s.authority "
         "RETURN s.id AS id, old.id AS older, s.title AS title, s.status AS status, "
         "s.at_ms AS at_ms, s.id AS record, s.kind AS kind, s.authority AS authority, "
-        "s.at AS at, s.acl AS acl ORDER BY id, older",
+        "s.at AS at, s.acl AS acl, "
+        "collect(CASE WHEN again IS NULL THEN null ELSE {id: again.id, status: again.status} "
+        "END) AS again ORDER BY id, older",
         {"ids": ids, "as_of": as_of_ms, **(scope or EVERYONE)},
     )
 
