@@ -92,3 +92,21 @@ def test_a_retirement_replaced_in_turn_is_refused_as_ownership_is(
     assert q(store, settings, "What replaced ADR-5?", as_person="ana")["result"]["chain"] == [
         "ADR-5"
     ]
+
+
+def test_a_decision_and_a_record_replacing_each_other_are_a_circle(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """ADR-1 lists ADR-2 under `supersedes`, and ADR-2 (whose decision no rule reads)
+    lists ADR-1: shown as the line "ADR-2 ← ADR-1", then (with the fix above) as ADR-1
+    replacing ADR-2 "in turn"; it is a circle, as between two decisions."""
+    adr1 = RECORDS["adr1.md"].replace(
+        "status: accepted\n", "status: accepted\nsupersedes: [ADR-2]\n"
+    )
+    ingest(store, write_corpus(tmp_path / "c", {**RECORDS, "adr1.md": adr1}), settings)
+    a = q(store, settings, "What replaced ADR-1?")
+    assert (a["status"], a["refusal"]["code"]) == ("refused", "CONFLICT"), a
+    assert a["refusal"]["message"].startswith(
+        "ADR-1 supersedes ADR-2, which supersedes ADR-1: a circle"
+    ), a["refusal"]
+    assert [c["record"] for c in a["citations"]] == ["ADR-1", "ADR-2"]

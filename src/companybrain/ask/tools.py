@@ -353,10 +353,13 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
             continue
         again = sorted(a["id"] for a in row.get("again") or [] if a and not _never_in_force(a))
         if again:
-            # it may be withdrawn or restated (as owner_of reads a cancelled cancellation):
-            # the records do not say which
+            # it may be withdrawn or restated (as owner_of reads a cancelled cancellation),
+            # or it is replaced by the very decision it replaces: the records do not say
+            back = row["older"] in again  # replaced by the decision it replaces
             in_turn.append(
-                f"{row['id']} replaces {row['older']}, and {' and '.join(again)} "
+                f"{row['older']} supersedes {row['id']}, which supersedes {row['older']}: a circle"
+                if back
+                else f"{row['id']} replaces {row['older']}, and {' and '.join(again)} "
                 f"replace{'s' if len(again) == 1 else ''} {row['id']} in turn, which may "
                 "withdraw it or restate it"
             )
