@@ -56,3 +56,18 @@ def test_the_trace_decision_tool_reads_names_as_brain_ask_does(
     assert kafka["status"] == "refused" and kafka["refusal"]["code"] == "NOT_IN_GRAPH", kafka
     found = tool.run(ctx, {"decision": "the search index on managed OpenSearch"}).to_dict()
     assert found["result"]["decision"] == "ADR-006"
+
+
+def test_a_name_that_begins_the_question_is_a_name(demo: Store, demo_settings: Settings) -> None:
+    """ "Kafka for the search index: why?" answered with ADR-006 (managed OpenSearch): the
+    first word was read as capitalised for its place. A first word the decisions write as
+    a name is one; others ("Explain") are not."""
+    a = q(demo, demo_settings, "Kafka for the search index: why?")
+    assert (a["status"], a["refusal"]["code"]) == ("refused", "NOT_IN_GRAPH"), a
+    assert "names Kafka" in a["refusal"]["message"] and a["citations"] == []
+    for question, decision in (
+        ("OpenSearch for the search index: why?", "ADR-006"),
+        ("Explain why we run the search index on managed OpenSearch", "ADR-006"),
+    ):
+        found = q(demo, demo_settings, question)
+        assert found["status"] == "answered" and found["subject"]["id"] == decision, found

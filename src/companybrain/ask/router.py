@@ -661,9 +661,17 @@ def names_written(question: str, catalog: Catalog, *, sentence: bool = True) -> 
     (a service, a person). A decision that lacks one is about something else: "Why do we
     use Kafka for the search index?" is not answered by "Run the search index on managed
     OpenSearch". In a `sentence` the first word is capitalised for its place ("Explain
-    why ..."); a tool's argument ("Kafka for the search index") is no sentence."""
+    why ..."), unless the decisions write it as a name ("Kafka for the search index:
+    why?"); a tool's argument ("Kafka for the search index") is no sentence."""
     asked = plain(question, catalog.name_set()).lstrip()
-    return topic.names(asked[:1].lower() + asked[1:] if sentence else asked)
+    if not sentence:
+        return topic.names(asked)
+    first = re.match(r"[A-Za-z0-9][A-Za-z0-9_]*", asked)
+    word = {first.group().lower()} if first else set()
+    texts = (f"{d.name}. {d.extra.get('quote') or ''}" for d in catalog.of(DECISION))
+    if not (word - topic.STOPWORDS and topic.written_as_names(word, texts)):
+        asked = asked[:1].lower() + asked[1:]
+    return topic.names(asked)
 
 
 def decisions_naming(wanted: list[str], decisions: list[Entity]) -> list[Entity]:
