@@ -54,3 +54,22 @@ def test_a_team_named_alone_is_refused_for_what_it_is(demo: Store, demo_settings
     assert "close to Search Index" in near["refusal"]["message"]
     team = q(demo, demo_settings, "Who knows the data?")
     assert "names Data but no service or project" in team["refusal"]["message"], team
+
+
+def test_the_asker_saying_their_own_team_asks_for_no_team(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Who knows the ledger service? I'm on the data team." was refused as asking for
+    "those on the Data team": the asker says who they are, not whom they want."""
+    for question in (
+        "Who knows the ledger service? I'm on the data team.",
+        "I am on the data team. Who knows the ledger service?",
+        "Who knows the ledger service? My team is Data.",
+    ):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "answered", (question, a["refusal"])
+        assert a["result"]["experts"][0]["id"] == "darius", question
+    wanted = q(
+        demo, demo_settings, "I need someone on the platform team who knows the ledger service."
+    )
+    assert wanted["refusal"]["code"] == "OUT_OF_SCOPE", wanted

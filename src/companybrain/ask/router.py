@@ -306,6 +306,16 @@ _EXPERT_RANK = re.compile(
 )
 
 
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
+# "I'm on the data team.", "We work in Platform.", "My team is Data."
+_ASKER_SAYS = re.compile(
+    r"\s*(?:(?:i'm|i\s+am|im|we're|we\s+are)(?:\s+(?:now|currently|also))?"
+    r"\s+(?:on|in|from|with|part\s+of|a\s+member\s+of|new\s+(?:to|on|in))"
+    r"|(?:i|we)\s+(?:work|sit)\s+(?:on|in|for|with)|(?:my|our)\s+team\s+is)\b",
+    re.I,
+)
+
+
 def expert_beyond_rank(question: str, catalog: Catalog) -> str | None:
     """What an expertise question asks for other than the people who know a subject best
     (its words "least", "first"..., quoted, or those on a team it names), else None."""
@@ -314,8 +324,10 @@ def expert_beyond_rank(question: str, catalog: Catalog) -> str | None:
         return None
     if m := _EXPERT_RANK.search(text):
         return f'"{_words(question, m)}"'
-    # (a team beside the subject: one named alone is no subject, as routing says)
-    teams = named_as(question, catalog, TEAM)
+    # (a team beside the subject: one named alone is no subject, as routing says; one in
+    # a sentence where the asker says who they are, "I'm on the data team.", asks nothing)
+    asking = " ".join(s for s in _SENTENCE_END.split(question) if not _ASKER_SAYS.match(s))
+    teams = named_as(asking, catalog, TEAM)
     if teams and named_as(question, catalog, SERVICE, PROJECT):
         return f"those on the {teams[0].entity.name} team"
     return None
