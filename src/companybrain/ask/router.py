@@ -609,7 +609,38 @@ def _route_named(tool: str, question: str, catalog: Catalog) -> Route:
                 RefusalCode.OUT_OF_SCOPE, f"the question names {names}; ask about one at a time"
             ),
         )
+    if types == (SERVICE, PROJECT) and (other := unknown_beside(question, catalog, preferred)):
+        # "Who knows the search index and the zeppelin?": answered for the search index
+        # alone, the second subject passed over without a word
+        return Route(
+            tool,
+            refusal=Refusal(
+                RefusalCode.NOT_IN_GRAPH,
+                f'the question names {distinct[0].name} and "{other}", which the graph does '
+                f"not know; ask about {distinct[0].name} alone if you mean it",
+            ),
+        )
     return Route(tool, subject=distinct[0], sign_off=sign_off)
+
+
+# "<subject> and the zeppelin", "the zeppelin or <subject>" (in folded text: no punctuation)
+_AND_AFTER = re.compile(r" (?:and|or|plus|as well as) ((?:the|our|a|an) (\w+)) ")
+_AND_BEFORE = re.compile(r" ((?:the|our|a|an) (\w+)) (?:and|or) (?:(?:the|our|a|an) )?$")
+
+
+def unknown_beside(question: str, catalog: Catalog, mentions: list[Mention]) -> str | None:
+    """The words ("the zeppelin") by which a question joins a second subject to one of
+    `mentions` with "and" or "or", where that second one names nothing the graph knows;
+    else None."""
+    folded = f" {fold_name(question)} "
+    known = catalog.mentions(question, *_NAMED, DECISION)
+    for m in mentions:
+        after = _AND_AFTER.match(folded, m.end)
+        before = _AND_BEFORE.search(folded[: m.start])
+        for found in (after, before):
+            if found and not any(k.start <= found.start(2) < k.end for k in known):
+                return found.group(1)
+    return None
 
 
 def route_decision_as_of(question: str, catalog: Catalog, as_of_ms: int) -> Route:
