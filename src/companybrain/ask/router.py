@@ -27,6 +27,7 @@ from companybrain.config import Settings
 from companybrain.errors import ModelError
 from companybrain.llm.client import ModelClient, function_tool, refused
 from companybrain.model.answer import Refusal, RefusalCode
+from companybrain.policy import search_rank
 from companybrain.policy.text import NameSet, fold_name, names_in, near_names, straight_quotes
 
 log = logging.getLogger(__name__)
@@ -779,8 +780,11 @@ _SEARCH_STOP = frozenset(
 
 
 def search_terms(question: str) -> str:
-    words = re.findall(r"[^\W_]+", question)
-    return " ".join(w for w in words if w.lower() not in _SEARCH_STOP)
+    """The words to search for, and its operators as written (-word, "a phrase",
+    @title:word), which the search honours (policy/search_rank.py)."""
+    operators = [m.group() for m in search_rank.OPERATOR.finditer(question)]
+    words = re.findall(r"[^\W_]+", search_rank.OPERATOR.sub(" ", question))
+    return " ".join([*operators, *(w for w in words if w.lower() not in _SEARCH_STOP)])
 
 
 # -- the model router ------------------------------------------------------------------------

@@ -575,7 +575,17 @@ _ID_LIKE = re.compile(r"[A-Za-z][\w.]*(?:-[\w.]+)+")  # CC-1047, dir-2026-09, AD
 def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) -> Answer:
     """The best `hits_wanted` records the viewer may see for `query` (the answer lists
     SEARCH_HITS; benchmarks ask for more to score recall at 10)."""
-    words = re.findall(r"[^\W_]+", query)
+    # -word, "a phrase" and @title:word are honoured; another @field: is not read
+    asked = search_rank.read_query(query)
+    if asked.unread:
+        return ctx.refused(
+            "search_records",
+            None,
+            RefusalCode.OUT_OF_SCOPE,
+            f'the search reads -word, "a phrase" and @title:word, not '
+            f"{', '.join(dict.fromkeys(asked.unread))} (ask without it)",
+        )
+    words = asked.words
     # A day the question names ("... on 2026-09-01", "yesterday") is when to search as of,
     # not words to search for: the records written by then.
     day_words = {w.lower() for w in re.findall(r"[^\W_]+", ctx.time.phrase or "")}
@@ -591,7 +601,12 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
         found = (
             ask_q.search_sources(ctx.store, text, SEARCH_FETCH, scope, as_of_ms) if words else []
         )
-        found = [h for h in found if can_see(h.get("acl"), ctx.viewer)]
+        found = [
+            h
+            for h in found
+            if can_see(h.get("acl"), ctx.viewer)
+            and search_rank.matches(asked, h.get("title") or "", h.get("text") or "")
+        ]
         by_id = {h["record"]: h for h in found}
         texts = [(rid, h.get("title") or "", h.get("text") or "") for rid, h in by_id.items()]
         hits = [by_id[rid] for rid in search_rank.rank_titled(texts, words)[:hits_wanted]]
@@ -601,16 +616,22 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
     # index holds titles and texts, and a record seldom names itself.
     ids = _ID_LIKE.findall(ctx.question)
     named = ask_q.sources_named(ctx.store, ids, scope, as_of_ms) if ids else []
-    named = [h for h in named if can_see(h.get("acl"), ctx.viewer)]
+    named = [
+        h
+        for h in named
+        if can_see(h.get("acl"), ctx.viewer)
+        and search_rank.matches(asked, h.get("title") or "", h.get("text") or "")
+    ]
     if named:
         first = {h["record"] for h in named}
         hits = [*named, *(h for h in hits if h["record"] not in first)][:hits_wanted]
     if not hits:
+        shown = _searched(asked, words) or f'"{query}"'
         return ctx.refused(
             "search_records",
             None,
             RefusalCode.NO_CLAIM,
-            f'no record you may see matches "{" ".join(words) or query}"'
+            f"no record you may see matches {shown}"
             + (f" by {ctx.as_of}" if ctx.time.phrase else ""),
         )
     results, citations = [], []
@@ -620,6 +641,20 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
         citations.append(Citation(record=hit["record"], kind=hit.get("kind"), quote=snip or None))
     return ctx.answered(
         "search_records", None, {"query": query, "hits": results}, citations=citations
+    )
+
+
+def _searched(asked: search_rank.Query, words: list[str]) -> str:
+    """The search as a refusal repeats it: its words, and what its operators asked."""
+    if not (asked.phrases or asked.in_title or asked.excluded):
+        return f'"{" ".join(words)}"' if words else ""
+    return " ".join(
+        [
+            *(f'"{p}"' for p in asked.phrases),
+            *(f"@title:{w}" for w in asked.in_title),
+            *(f"-{w}" for w in asked.excluded),
+            *(w for w in words if all(w not in x for x in (*asked.phrases, *asked.in_title))),
+        ]
     )
 
 

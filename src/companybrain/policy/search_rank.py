@@ -13,6 +13,9 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from companybrain.policy.text import normalise
 
 K1 = 1.2
 B = 0.75
@@ -71,3 +74,62 @@ def _rank(docs: dict[str, Counter[str]], words: Sequence[str]) -> list[str]:
 
     scores = {rid: score(rid) for rid in docs}
     return sorted(docs, key=lambda rid: (-scores[rid], rid))
+
+
+# -- what a query asks beyond its words -------------------------------------------------------
+
+# -word (not wanted), "a phrase" (wanted as written), @title:word or @title:"a phrase"
+# (wanted in the title), @field:... (another field: not read)
+OPERATOR = re.compile(r'(?<!\S)-([^\W_][\w-]*)|"([^"]+)"|@(\w+):(?:"([^"]+)"|(\S+))')
+
+
+@dataclass(frozen=True)
+class Query:
+    words: list[str]  # to search for
+    phrases: list[str] = field(default_factory=list)  # each in the record as written
+    excluded: list[str] = field(default_factory=list)  # none in the record
+    in_title: list[str] = field(default_factory=list)  # each in its title
+    unread: list[str] = field(default_factory=list)  # operators not read ("@author:")
+
+
+def read_query(query: str) -> Query:
+    """The words of `query` and what its operators ask of a hit."""
+    phrases: list[str] = []
+    excluded: list[str] = []
+    in_title: list[str] = []
+    unread: list[str] = []
+    for m in OPERATOR.finditer(query):
+        minus, phrase, key, quoted, value = m.groups()
+        if minus:
+            excluded.append(minus)
+        elif phrase is not None:
+            phrases.append(phrase)
+        elif key.lower() == "title":
+            in_title.append(quoted or value)
+        else:
+            unread.append(f"@{key}:")
+    rest = OPERATOR.sub(lambda m: " " if m.group(1) else f" {m.group(2) or ''} ", query)
+    rest = re.sub(r"@(\w+):", lambda m: " " if m.group(1).lower() == "title" else m.group(), rest)
+    words = re.findall(r"[^\W_]+", " ".join([rest, *in_title]))
+    return Query(words, phrases, excluded, in_title, unread)
+
+
+def matches(query: Query, title: str, text: str) -> bool:
+    """Whether a record of this title and text is one the query's operators allow."""
+    whole = f"{title}\n{text}"
+    return (
+        all(_has_phrase(whole, p) for p in query.phrases)
+        and not any(_has_word(whole, w) for w in query.excluded)
+        and all(_has_phrase(title, w) if " " in w.strip() else _has_word(title, w)
+                for w in query.in_title)
+    )  # fmt: skip
+
+
+def _has_word(text: str, word: str) -> bool:
+    """A word of `text` begins as `word` does (its stem: "-bloat" leaves out "bloats")."""
+    return bool(re.search(rf"(?<!\w){re.escape(stem(word.lower()))}", text.lower()))
+
+
+def _has_phrase(text: str, phrase: str) -> bool:
+    said = normalise(phrase)
+    return bool(said) and bool(re.search(rf"(?<!\w){re.escape(said)}(?!\w)", normalise(text)))
