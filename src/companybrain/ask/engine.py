@@ -186,7 +186,7 @@ def _company_answer(
         and when.phrase
         and not catalog.mentions(question, DECISION)
     ):  # chosen by its words: among the decisions recorded by the day asked about
-        route = route_decision_as_of(question, catalog, when.as_of_ms)
+        route = route_decision_as_of(question, catalog, when.written_by_ms)
     subject = route.subject.subject() if route.subject else None
     if route.refusal is not None:
         return Answer.refused(

@@ -161,7 +161,7 @@ def _company(
     when = ctx.time or _time(args.get("as_of"), _clock(ctx), catalog.timezone)
     # (a day asked about settles a tie of decisions, as in `brain ask`: one recorded later
     # is not what was meant then)
-    as_of_ms = when.as_of_ms if isinstance(when, QuestionTime) and when.phrase else None
+    as_of_ms = when.written_by_ms if isinstance(when, QuestionTime) and when.phrase else None
     entity, refusal = resolve_entity(catalog, text, types, as_of_ms)
     # Refusals are explained and dated as `brain ask` does them (engine._company_answer).
     if refusal is not None:

@@ -307,7 +307,8 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
     # The chain runs through decisions the asker may see only: a link through a hidden
     # one would show that it exists. And through those recorded by the time asked about:
     # "what replaced ADR-004 as of May 1" is not answered with a decision from September.
-    recorded = {i for i, d in details.items() if _written_by(d, ctx.time.as_of_ms)}
+    # (and never past the clock: a record written after --now counts for no day)
+    recorded = {i for i, d in details.items() if _written_by(d, ctx.time.written_by_ms)}
     if subject.id not in recorded:
         return ctx.refused(
             "trace_decision",
@@ -347,7 +348,7 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
     # (only records stating no decision: a decision, seen or not, is walked above)
     in_turn: list[str] = []  # "CC-9 retires ADR-5, and CC-10 replaces CC-9 in turn"
     for row in ask_q.records_replacing(
-        ctx.store, sorted(positions), query_scope(ctx.viewer), ctx.time.as_of_ms
+        ctx.store, sorted(positions), query_scope(ctx.viewer), ctx.time.written_by_ms
     ):
         if _never_in_force(row):
             continue
@@ -405,7 +406,7 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
         citations += stated(did)
         for m in d.get("motivated_by") or []:
             # (a record written after the day asked about motivated nothing on that day)
-            if m and can_see(m.get("acl"), ctx.viewer) and _written_by(m, ctx.time.as_of_ms):
+            if m and can_see(m.get("acl"), ctx.viewer) and _written_by(m, ctx.time.written_by_ms):
                 motivated_each.setdefault(did, []).append(m["id"])
                 if m["id"] not in motivated:
                     motivated.append(m["id"])
