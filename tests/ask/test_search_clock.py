@@ -42,3 +42,21 @@ def test_the_search_tool_reads_the_clock_as_brain_ask_does(
     asked = ask(demo, demo_settings, "Search for outbox bloat", now=CLOCK).to_dict()
     assert [h["record"] for h in found["result"]["hits"]] == ["LED-52"], found["result"]
     assert found["result"]["hits"] == asked["result"]["hits"]
+
+
+def test_a_search_on_the_day_of_the_clock_ends_at_the_clock(
+    demo: Store, demo_settings: Settings
+) -> None:
+    """ "Search for logical replication on 2026-09-22" with --now 2026-09-22T10:00 listed
+    ADR-015, written at 14:00 that day: the day ran to its end, past the clock."""
+    for question, as_of in (
+        ("Search for logical replication on 2026-09-22", None),
+        ("Search for logical replication today", None),
+        ("Search for logical replication", "2026-09-22"),
+    ):
+        a = ask(demo, demo_settings, question, now="2026-09-22T10:00:00Z", as_of=as_of)
+        assert "ADR-015" not in [c.record for c in a.citations], (question, a.citations)
+    later = ask(
+        demo, demo_settings, "Search for logical replication today", now="2026-09-22T15:00:00Z"
+    )
+    assert "ADR-015" in [c.record for c in later.citations]

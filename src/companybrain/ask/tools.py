@@ -592,8 +592,8 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
     day_words = {w.lower() for w in re.findall(r"[^\W_]+", ctx.time.phrase or "")}
     words = [w for w in words if w.lower() not in day_words] or words
     # Without one, the records written by the clock (--now): a record written after it
-    # counts for no day, as for the other question types.
-    as_of_ms = ctx.time.as_of_ms if ctx.time.phrase else ctx.time.now_ms
+    # counts for no day, as for the other question types (nor with one: "today").
+    as_of_ms = ctx.time.written_by_ms if ctx.time.phrase else ctx.time.now_ms
     hits: list[Row] = []
     scope = query_scope(ctx.viewer)  # hidden records are left out before anything is ranked
     # (lower case: the full-text index folds the case of ASCII letters only, "ZÜRICH")
