@@ -43,3 +43,11 @@ def test_search_operators_are_honoured(demo: Store, demo_settings: Settings) -> 
     other = q(demo, demo_settings, "Search @author:kofi reindex")
     assert (other["status"], other["refusal"]["code"]) == ("refused", "OUT_OF_SCOPE"), other
     assert "not @author:" in other["refusal"]["message"] and other["citations"] == []
+
+
+def test_a_record_left_out_by_its_id_is_not_listed(demo: Store, demo_settings: Settings) -> None:
+    """ "Search for outbox bloat -LED-52" listed LED-52 first: its id is not in its own
+    text, and an id the question writes put that record first."""
+    a = q(demo, demo_settings, "Search for outbox bloat -LED-52")
+    assert a["status"] == "answered" and "LED-52" not in hits(a), a["result"]
+    assert "LED-52" in hits(q(demo, demo_settings, "Search for outbox bloat"))

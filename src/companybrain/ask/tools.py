@@ -602,12 +602,7 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
         found = (
             ask_q.search_sources(ctx.store, text, SEARCH_FETCH, scope, as_of_ms) if words else []
         )
-        found = [
-            h
-            for h in found
-            if can_see(h.get("acl"), ctx.viewer)
-            and search_rank.matches(asked, h.get("title") or "", h.get("text") or "")
-        ]
+        found = [h for h in found if can_see(h.get("acl"), ctx.viewer) and _allowed(asked, h)]
         by_id = {h["record"]: h for h in found}
         texts = [(rid, h.get("title") or "", h.get("text") or "") for rid, h in by_id.items()]
         hits = [by_id[rid] for rid in search_rank.rank_titled(texts, words)[:hits_wanted]]
@@ -617,12 +612,7 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
     # index holds titles and texts, and a record seldom names itself.
     ids = _ID_LIKE.findall(ctx.question)
     named = ask_q.sources_named(ctx.store, ids, scope, as_of_ms) if ids else []
-    named = [
-        h
-        for h in named
-        if can_see(h.get("acl"), ctx.viewer)
-        and search_rank.matches(asked, h.get("title") or "", h.get("text") or "")
-    ]
+    named = [h for h in named if can_see(h.get("acl"), ctx.viewer) and _allowed(asked, h)]
     if named:
         first = {h["record"] for h in named}
         hits = [*named, *(h for h in hits if h["record"] not in first)][:hits_wanted]
@@ -642,6 +632,14 @@ def search_records(ctx: AskContext, query: str, hits_wanted: int = SEARCH_HITS) 
         citations.append(Citation(record=hit["record"], kind=hit.get("kind"), quote=snip or None))
     return ctx.answered(
         "search_records", None, {"query": query, "hits": results}, citations=citations
+    )
+
+
+def _allowed(asked: search_rank.Query, hit: Row) -> bool:
+    """A hit the query's operators allow ("-LED-52" leaves out LED-52 itself too)."""
+    left_out = {w.lower() for w in asked.excluded}
+    return str(hit["record"]).lower() not in left_out and search_rank.matches(
+        asked, hit.get("title") or "", hit.get("text") or ""
     )
 
 
