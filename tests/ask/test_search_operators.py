@@ -51,3 +51,14 @@ def test_a_record_left_out_by_its_id_is_not_listed(demo: Store, demo_settings: S
     a = q(demo, demo_settings, "Search for outbox bloat -LED-52")
     assert a["status"] == "answered" and "LED-52" not in hits(a), a["result"]
     assert "LED-52" in hits(q(demo, demo_settings, "Search for outbox bloat"))
+
+
+def test_a_phrase_left_out_is_left_out(demo: Store, demo_settings: Settings) -> None:
+    """ "Search for -"bloat" outbox" was read as the phrase "bloat", wanted: LED-52, the
+    record left out, came first."""
+    for question in ('Search for -"bloat" outbox', 'Search for outbox -"table bloat"'):
+        a = q(demo, demo_settings, question)
+        assert a["status"] == "answered" and "LED-52" not in hits(a), (question, a["result"])
+    assert "LED-52" in hits(q(demo, demo_settings, "Search for outbox"))
+    titled = q(demo, demo_settings, 'Search for @title:"index swap"')  # "index — reindex"
+    assert titled["refusal"]["message"] == 'no record you may see matches @title:"index swap"'

@@ -650,11 +650,15 @@ def _searched(asked: search_rank.Query, words: list[str]) -> str:
     return " ".join(
         [
             *(f'"{p}"' for p in asked.phrases),
-            *(f"@title:{w}" for w in asked.in_title),
-            *(f"-{w}" for w in asked.excluded),
+            *(f"@title:{_quoted(w)}" for w in asked.in_title),
+            *(f"-{_quoted(w)}" for w in asked.excluded),
             *(w for w in words if all(w not in x for x in (*asked.phrases, *asked.in_title))),
         ]
     )
+
+
+def _quoted(words: str) -> str:
+    return f'"{words}"' if " " in words.strip() else words
 
 
 def snippet(text: str, words: list[str], width: int = SNIPPET_CHARS) -> str:

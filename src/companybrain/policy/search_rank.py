@@ -78,9 +78,9 @@ def _rank(docs: dict[str, Counter[str]], words: Sequence[str]) -> list[str]:
 
 # -- what a query asks beyond its words -------------------------------------------------------
 
-# -word (not wanted), "a phrase" (wanted as written), @title:word or @title:"a phrase"
-# (wanted in the title), @field:... (another field: not read)
-OPERATOR = re.compile(r'(?<!\S)-([^\W_][\w-]*)|"([^"]+)"|@(\w+):(?:"([^"]+)"|(\S+))')
+# -word or -"a phrase" (not wanted), "a phrase" (wanted as written), @title:word or
+# @title:"a phrase" (wanted in the title), @field:... (another field: not read)
+OPERATOR = re.compile(r'(?<!\S)-(?:"([^"]+)"|([^\W_][\w-]*))|"([^"]+)"|@(\w+):(?:"([^"]+)"|(\S+))')
 
 
 @dataclass(frozen=True)
@@ -99,17 +99,16 @@ def read_query(query: str) -> Query:
     in_title: list[str] = []
     unread: list[str] = []
     for m in OPERATOR.finditer(query):
-        minus, phrase, key, quoted, value = m.groups()
-        if minus:
-            excluded.append(minus)
+        minus_phrase, minus, phrase, key, quoted, value = m.groups()
+        if minus_phrase or minus:
+            excluded.append(minus_phrase or minus)
         elif phrase is not None:
             phrases.append(phrase)
         elif key.lower() == "title":
             in_title.append(quoted or value)
         else:
             unread.append(f"@{key}:")
-    rest = OPERATOR.sub(lambda m: " " if m.group(1) else f" {m.group(2) or ''} ", query)
-    rest = re.sub(r"@(\w+):", lambda m: " " if m.group(1).lower() == "title" else m.group(), rest)
+    rest = OPERATOR.sub(lambda m: f" {m.group(3) or ''} ", query)  # a phrase's words stay
     words = re.findall(r"[^\W_]+", " ".join([rest, *in_title]))
     return Query(words, phrases, excluded, in_title, unread)
 
@@ -119,7 +118,8 @@ def matches(query: Query, title: str, text: str) -> bool:
     whole = f"{title}\n{text}"
     return (
         all(_has_phrase(whole, p) for p in query.phrases)
-        and not any(_has_word(whole, w) for w in query.excluded)
+        and not any(_has_phrase(whole, w) if " " in w.strip() else _has_word(whole, w)
+                    for w in query.excluded)
         and all(_has_phrase(title, w) if " " in w.strip() else _has_word(title, w)
                 for w in query.in_title)
     )  # fmt: skip
