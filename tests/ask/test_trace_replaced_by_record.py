@@ -110,3 +110,23 @@ def test_a_decision_and_a_record_replacing_each_other_are_a_circle(
         "ADR-1 supersedes ADR-2, which supersedes ADR-1: a circle"
     ), a["refusal"]
     assert [c["record"] for c in a["citations"]] == ["ADR-1", "ADR-2"]
+
+
+def test_a_record_replacing_one_written_after_it_is_refused(
+    store: Store, settings: Settings, tmp_path: Path
+) -> None:
+    """ADR-2 (5 March) with `supersedes: [ADR-1]`, ADR-1 written 5 July: "What replaced
+    ADR-1?" answered "ADR-2 ← ADR-1", citing both, though the ingest warns that a record
+    cannot replace one not yet written and owner_of refuses CONFLICT on it; so did CC-9
+    retiring an ADR written after it."""
+    adr1 = RECORDS["adr1.md"].replace("2026-01-05", "2026-07-05")
+    cc9 = RECORDS["cc9.md"].replace("acl: [sec]\n", "").replace("2026-05-05", "2026-04-01")
+    ingest(store, write_corpus(tmp_path / "c", {**RECORDS, "adr1.md": adr1, "cc9.md": cc9}),
+           settings)  # fmt: skip
+    for question, says in (
+        ("What replaced ADR-1?", "ADR-2 says it replaces ADR-1, written after it"),
+        ("What replaced ADR-5?", "CC-9 says it replaces ADR-5, written after it"),
+    ):
+        a = q(store, settings, question)
+        assert (a["status"], a["refusal"]["code"]) == ("refused", "CONFLICT"), a
+        assert says in a["refusal"]["message"], a["refusal"]

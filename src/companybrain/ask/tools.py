@@ -369,6 +369,14 @@ def trace_decision(ctx: AskContext, subject: Entity) -> Answer:
         positions[row["id"]] = min(
             positions[row["older"]] - 1, positions.get(row["id"], positions[row["older"]])
         )
+    # a record cannot replace one not yet written (a typo in an id?), as owner_of reads it
+    in_turn += [
+        f"{new} says it replaces {old}, written after it (a typo in an id?)"
+        for new, old in links
+        if new in positions
+        and old in positions
+        and (details[new].get("at_ms") or 0) < (details[old].get("at_ms") or 0)
+    ]
     if in_turn:
         return ctx.refused(
             "trace_decision",
