@@ -33,7 +33,7 @@ _RECORD_FIELDS = fields(Record)
 # "rules@N"), so that a record read by older rules is not "unchanged" to newer ones: bump it
 # with a change that alters what a record yields, and the next ingest reads every record
 # again (a graph kept the wrong claims of fixed rules until it was rebuilt).
-EXTRACTION_VERSION = 14
+EXTRACTION_VERSION = 15
 
 
 @dataclass

@@ -578,8 +578,10 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: boo
         standing = NOT_ASSERTED, 'in a question the record answers "no" to'
     if not standing and row is None and field_role is None:  # "owns X or Y, I forget which"
         said = template(injection.shown_text(sentence), org) if sentence else quote
-        standing = wording.alternative(said, service.id) or wording.owned_before(
-            said, person.id, service.id
+        standing = (
+            wording.alternative(said, service.id)
+            or wording.owned_before(said, person.id, service.id)
+            or wording.hedged(said, person.id)
         )
     if not standing and _asks_whose(sentence or fact.quote, person.id, service.id, org):
         standing = NOT_ASSERTED, f"beside a question of who owns {service.name}"

@@ -254,6 +254,64 @@ def alternative(quote: Template, service: str) -> tuple[str, str] | None:
     return None
 
 
+def hedged(quote: Template, owner: str) -> tuple[str, str] | None:
+    """Does every sentence naming `owner` hedge what it says, in the clause naming them or
+    one naming no one ("Rumour: Cora owns the billing gateway.", "Cora owns it (not
+    confirmed).", "..., pending approval.", "Reportedly, Cora owns it.")? Then it reports
+    what is heard or not settled, not who owns it. Returns (check, "as ...") or None."""
+    me = marker(PERSON, owner)
+    found: tuple[str, str] | None = None
+    for sentence, _ in _sentences(quote):
+        if me not in sentence.tokens:
+            continue
+        said = " ".join(sentence.tokens)
+        if not _MAY_HEDGE.search(said):
+            return None  # (most sentences: no need to read their clauses)
+        if m := _HEDGE_LABEL.match(said):
+            found = "not_asserted", f"in what it labels as unsettled ({m.group().strip()!r})"
+            continue
+        for clause in _clauses(sentence):
+            if me not in clause and any(t.startswith("<p:") for t in clause):
+                continue  # another's clause: "Cora owns it, and Kofi's move is pending review"
+            text = " ".join(clause)
+            if m := _HEDGE.search(text) or _HEDGE_ALONE.match(text):
+                found = "not_asserted", f"in what it hedges as unsettled ({m.group()!r})"
+                break
+        else:
+            return None
+    return found
+
+
+# Words that may hedge a sentence (a cheap test before its clauses are read).
+_MAY_HEDGE = re.compile(
+    r"confirm|verif|rumou?r|official|final|approv|pending|awaiting|subject to|tbc|sign|agreed"
+    r"|apparently|reportedly|supposedly|allegedly|seemingly|ostensibly|hearsay|gossip"
+    r"|tentativ|speculat|guess"
+)
+# A sentence starting with a label saying that it is unsettled: "Rumour: ...",
+# "Unconfirmed: ...", "Office gossip: ...".
+_HEDGE_LABEL = re.compile(
+    r"^(?:[^\W_]+ ){0,2}?(?:rumou?rs?|unconfirmed|unverified|speculation|hearsay|gossip|guess"
+    r"|tbc|unofficial|unofficially|tentative|not (?:yet )?confirmed) :"
+)
+# In a clause, these say that what it states is not settled, or only heard ("not confirmed",
+# "pending approval", "reportedly").
+_HEDGE = re.compile(
+    r"\b(?:not (?:yet |been |officially |formally )*(?:confirmed|verified|official|final"
+    r"|finali[sz]ed|approved|signed off|agreed)|unconfirmed|unverified|unofficial(?:ly)?|tbc"
+    r"|(?:to|yet to) be (?:confirmed|verified|approved|agreed|signed off|finali[sz]ed)"
+    r"|(?:pending|awaiting|subject to) (?:\S+ ){0,3}?(?:approval|confirmation|sign off"
+    r"|signoff|review|agreement|vote|decision|ratification|verification)"
+    r"|apparently|reportedly|supposedly|allegedly|rumou?redly|seemingly|ostensibly"
+    r"|tentative(?:ly)?)\b"
+)
+# A clause of hedge words alone: "(rumour)", ", just a rumour", "(speculation)".
+_HEDGE_ALONE = re.compile(
+    r"(?:(?:just|only|a|an|unconfirmed|unverified|pure|office) )*(?:rumou?rs?|hearsay|gossip"
+    r"|speculation|guess|guesswork)$"
+)
+
+
 # In a table's owner cell, these say the service has no owner yet, whoever the cell names
 # beside ("unassigned (ask Kofi)", "TBD (Kofi proposed)").
 _UNOWNED = re.compile(
