@@ -257,8 +257,9 @@ def alternative(quote: Template, service: str) -> tuple[str, str] | None:
 def hedged(quote: Template, owner: str) -> tuple[str, str] | None:
     """Does every sentence naming `owner` hedge what it says, in the clause naming them or
     one naming no one ("Rumour: Cora owns the billing gateway.", "Cora owns it (not
-    confirmed).", "..., pending approval.", "Reportedly, Cora owns it.")? Then it reports
-    what is heard or not settled, not who owns it. Returns (check, "as ...") or None."""
+    confirmed).", "..., pending approval.", "Reportedly, Cora owns it."), or make it a
+    condition ("Unless vetoed, Cora owns it.")? Then it reports what is heard or not
+    settled, not who owns it. Returns (check, "as ...") or None."""
     me = marker(PERSON, owner)
     found: tuple[str, str] | None = None
     for sentence, _ in _sentences(quote):
@@ -277,6 +278,9 @@ def hedged(quote: Template, owner: str) -> tuple[str, str] | None:
             if m := _HEDGE.search(text) or _HEDGE_ALONE.match(text):
                 found = "not_asserted", f"in what it hedges as unsettled ({m.group()!r})"
                 break
+            if m := _CONDITION.match(text):
+                found = "not_asserted", f"under a condition ({m.group()!r})"
+                break
         else:
             return None
     return found
@@ -286,7 +290,8 @@ def hedged(quote: Template, owner: str) -> tuple[str, str] | None:
 _MAY_HEDGE = re.compile(
     r"confirm|verif|rumou?r|official|final|approv|pending|awaiting|subject to|tbc|sign|agreed"
     r"|apparently|reportedly|supposedly|allegedly|seemingly|ostensibly|hearsay|gossip"
-    r"|tentativ|speculat|guess"
+    r"|tentativ|speculat|guess|unless|provid|assuming|supposing|condition|contingent|event"
+    r"|goes|objects"
 )
 # A sentence starting with a label saying that it is unsettled: "Rumour: ...",
 # "Unconfirmed: ...", "Office gossip: ...".
@@ -304,6 +309,18 @@ _HEDGE = re.compile(
     r"|signoff|review|agreement|vote|decision|ratification|verification)"
     r"|apparently|reportedly|supposedly|allegedly|rumou?redly|seemingly|ostensibly"
     r"|tentative(?:ly)?)\b"
+)
+# A clause that makes the sentence a condition, not a fact: "Unless vetoed, Cora owns the
+# billing gateway.", "If approved, ...", "..., provided the board agrees." ("If you need
+# access, Cora owns it" is who to ask.)
+_CONDITION = re.compile(
+    r"(?:unless|provided|providing|assuming|supposing|on condition|conditional on"
+    r"|contingent on|in the event)\b"
+    r"|(?:if|once|when|as soon as) (?:it is |it s |this is |that is )?(?:approved|accepted"
+    r"|agreed|confirmed|signed off|ratified|granted|cleared|not vetoed|vetoed|rejected)\b"
+    r"|(?:if|once|when|as soon as) (?:\S+ ){0,2}?(?:approval|sign off|signoff|confirmation"
+    r"|ratification) (?:is |comes |goes )"
+    r"|if (?:all|everything) goes (?:well|to plan)|if (?:nobody|no one) objects"
 )
 # A clause of hedge words alone: "(rumour)", ", just a rumour", "(speculation)".
 _HEDGE_ALONE = re.compile(
