@@ -29,6 +29,7 @@ from tests.support.model_server import ScriptedModelServer
         "Once approved, Cora Ng owns the billing gateway.",
         "Cora Ng owns the billing gateway, provided the board agrees.",
         "If all goes well, Cora Ng owns the billing gateway.",
+        "Unless Kofi Mensah objects, Cora Ng owns the billing gateway.",
     ],
 )
 def test_an_owner_under_a_condition_is_not_named(

@@ -256,10 +256,12 @@ def alternative(quote: Template, service: str) -> tuple[str, str] | None:
 
 def hedged(quote: Template, owner: str) -> tuple[str, str] | None:
     """Does every sentence naming `owner` hedge what it says, in the clause naming them or
-    one naming no one ("Rumour: Cora owns the billing gateway.", "Cora owns it (not
-    confirmed).", "..., pending approval.", "Reportedly, Cora owns it."), or make it a
-    condition ("Unless vetoed, Cora owns it.")? Then it reports what is heard or not
-    settled, not who owns it. Returns (check, "as ...") or None."""
+    by what a clause naming no one starts with ("Rumour: Cora owns the billing gateway.",
+    "Cora owns it (not confirmed).", "..., pending approval.", "Reportedly, Cora owns
+    it."), make it a condition ("Unless vetoed, Cora owns it.") or narrow it to a part of
+    where the service runs ("In the test environment, Cora owns it.")? Then it reports
+    what is heard or not settled, or less than who owns the service. Returns (check,
+    "as ...") or None."""
     me = marker(PERSON, owner)
     found: tuple[str, str] | None = None
     for sentence, _ in _sentences(quote):
@@ -272,14 +274,22 @@ def hedged(quote: Template, owner: str) -> tuple[str, str] | None:
             found = "not_asserted", f"in what it labels as unsettled ({m.group().strip()!r})"
             continue
         for clause in _clauses(sentence):
-            if me not in clause and any(t.startswith("<p:") for t in clause):
-                continue  # another's clause: "Cora owns it, and Kofi's move is pending review"
             text = " ".join(clause)
-            if m := _HEDGE.search(text) or _HEDGE_ALONE.match(text):
+            if m := _CONDITION.match(text):  # "Unless Kofi objects, Cora owns it."
+                found = "not_asserted", f"under a condition ({m.group()!r})"
+                break
+            mine = me in clause
+            if not mine and any(t.startswith("<p:") for t in clause):
+                continue  # another's clause: "Cora owns it, and Kofi's move is pending review"
+            if not mine:  # a clause naming no one hedges only by what it starts with: not
+                text = _LEAD.sub("", text)  # "; the budget is pending approval"
+            if m := (_HEDGE.search if mine else _HEDGE.match)(text) or _HEDGE_ALONE.match(text):
                 found = "not_asserted", f"in what it hedges as unsettled ({m.group()!r})"
                 break
-            if m := _CONDITION.match(text):
-                found = "not_asserted", f"under a condition ({m.group()!r})"
+            if (m := _SCOPE.search(text) if mine else _SCOPE.match(text)) and (
+                mine or text[m.end() :] in ("", " only")  # not "for dev questions ask Bo"
+            ):
+                found = "not_asserted", f"for less than the whole service ({m.group()!r})"
                 break
         else:
             return None
@@ -291,7 +301,8 @@ _MAY_HEDGE = re.compile(
     r"confirm|verif|rumou?r|official|final|approv|pending|awaiting|subject to|tbc|sign|agreed"
     r"|apparently|reportedly|supposedly|allegedly|seemingly|ostensibly|hearsay|gossip"
     r"|tentativ|speculat|guess|unless|provid|assuming|supposing|condition|contingent|event"
-    r"|goes|objects"
+    r"|goes|objects|stag|test|sandbox|dev|qa|uat|prod|canary|demo|lab|beta|pilot|region"
+    r"|data ?cent|zone|tenant|market|environment|cluster|eu|apac|emea|latam|asia|america"
 )
 # A sentence starting with a label saying that it is unsettled: "Rumour: ...",
 # "Unconfirmed: ...", "Office gossip: ...".
@@ -321,6 +332,25 @@ _CONDITION = re.compile(
     r"|(?:if|once|when|as soon as) (?:\S+ ){0,2}?(?:approval|sign off|signoff|confirmation"
     r"|ratification) (?:is |comes |goes )"
     r"|if (?:all|everything) goes (?:well|to plan)|if (?:nobody|no one) objects"
+)
+# In a clause, these narrow what it says to an environment or a region: "In the test
+# environment, Cora owns the billing gateway.", "... in staging", "... for the EU region"
+# ("in production" and "in all environments" are the service itself).
+_SCOPE = re.compile(
+    r"\b(?:in|on|for|within) (?:the |our |its |their |a |an )?(?!(?:all|every|each|any|both)\b)"
+    r"(?:\S+ ){0,2}?(?:(?:staging|stage|test|testing|sandbox|dev|development|qa|uat|preprod"
+    r"|pre prod|pre production|non production|nonprod|non prod|canary|demo|lab|beta|pilot)"
+    r"(?: (?:environments?|envs?|clusters?|instances?|stack|tier|setup|deployment))?"
+    r"|regions?|data ?cent(?:er|re)s?|datacenters?|availability zones?|tenants?|markets?"
+    r"|environments?|clusters?|eu|apac|emea|latam|europe|asia|americas)\b"
+)
+# Words a clause naming no one may start with before what hedges the sentence ("this is
+# still unconfirmed", "but only in staging", "the move is pending approval"; not "the
+# budget is pending approval").
+_LEAD = re.compile(
+    r"^(?:(?:this|that|it|which|s|is|was|still|yet|only|just|but|though|although|currently"
+    r"|now|all|as|of|and|the|move|change|transfer|handover|hand over|reassignment|switch"
+    r"|decision|ownership) )*"
 )
 # A clause of hedge words alone: "(rumour)", ", just a rumour", "(speculation)".
 _HEDGE_ALONE = re.compile(
