@@ -582,6 +582,7 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: boo
             wording.alternative(said, service.id)
             or wording.owned_before(said, person.id, service.id)
             or wording.hedged(said, person.id)
+            or wording.part_owned(said, person.id, service.id)
         )
     if not standing and _asks_whose(sentence or fact.quote, person.id, service.id, org):
         standing = NOT_ASSERTED, f"beside a question of who owns {service.name}"

@@ -359,6 +359,48 @@ _HEDGE_ALONE = re.compile(
 )
 
 
+# Straight after the services someone is said to own, these make them the owner of a part
+# of the service, not of it: "owns the billing gateway's dashboards" (the "s" of a
+# possessive), "owns the billing gateway runbook", "owns the billing gateway on-call",
+# "owns the billing gateway staging cluster".
+PART = re.compile(
+    r" (?:s|runbooks?|dashboards?|alerts?|alerting|metrics|logs|logging|monitoring|on ?call"
+    r"|pager|rotation|docs?|documentation|wiki|repo|repository|codebase|tests?|config"
+    r"|configuration|deploys?|deployments?|pipelines?|releases?|rollouts?|migration"
+    r"|upgrade|incidents?|outage|postmortem|tickets?|backlog|roadmap|budget|project|work"
+    r"|team|integration|client|sdk|schema|certificates?|certs|review|audit|spec|design|rfc"
+    r"|staging|sandbox|dev|qa|uat|preprod|canary|clusters?|environments?|envs?|instances?"
+    r"|regions?|replicas?|database|db|nodes?|servers?|hosts?|frontend|backend)"
+    r"(?!\S)"
+)
+# After a service, these name its owner, not a part of it ("the billing gateway's owner",
+# "the billing gateway review contact").
+_ITS_OWNER = re.compile(
+    r" (?:s )?(?:(?:new|current|sole|primary|main|acting|interim|co|temporary) )?(?:owner"
+    r"|owners|ownership|point of contact|review contact|contact person|poc)\b"
+)
+
+
+def part_owned(quote: Template, owner: str, service: str) -> tuple[str, str] | None:
+    """Does every sentence naming `owner` and `service` name a part of the service after
+    each mention of it ("Cora owns the billing gateway staging cluster", "... the billing
+    gateway's dashboards")? Then the person owns that part, not the service, as the rules
+    read it. Returns (check, "as ...") or None."""
+    me, it = marker(PERSON, owner), marker(SERVICE, service)
+    found: tuple[str, str] | None = None
+    for sentence, _ in _sentences(quote):
+        if me not in sentence.tokens or it not in sentence.tokens:
+            continue
+        text = sentence.text
+        at = [m.end() for m in re.finditer(re.escape(it), text)]
+        parts = [PART.match(text, i) for i in at]
+        if not all(parts) or any(_ITS_OWNER.match(text, i) for i in at):
+            return None
+        words = next(p.group().strip() for p in parts if p)
+        found = "no_ownership_statement", f"as the owner of a part of it ({words!r})"
+    return found
+
+
 # In a table's owner cell, these say the service has no owner yet, whoever the cell names
 # beside ("unassigned (ask Kofi)", "TBD (Kofi proposed)").
 _UNOWNED = re.compile(

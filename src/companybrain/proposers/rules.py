@@ -126,17 +126,7 @@ _FORMER = [
     rf"{_P} (?:who|which) (?:once |formerly |previously |originally )?(?:owned|had owned"
     rf"|used to own) {_ART}{_SL}",
 ]
-# Straight after the services someone is said to own, these make them the owner of a part
-# of the service, not of it: "owns the billing gateway's dashboards" (the "s" of a
-# possessive), "owns the billing gateway runbook", "owns the billing gateway on-call".
-_PART = re.compile(
-    r" (?:s|runbooks?|dashboards?|alerts?|alerting|metrics|logs|logging|monitoring|on ?call"
-    r"|pager|rotation|docs?|documentation|wiki|repo|repository|codebase|tests?|config"
-    r"|configuration|deploys?|deployments?|pipelines?|releases?|rollouts?|migration"
-    r"|upgrade|incidents?|outage|postmortem|tickets?|backlog|roadmap|budget|project|work"
-    r"|team|integration|client|sdk|schema|certificates?|certs|review|audit|spec|design|rfc)"
-    r"(?!\S)"
-)
+_PART = wording.PART  # "owns the billing gateway runbook": a part of it, not it
 # Straight after the services someone is said to own, a verb makes the last of them the
 # subject of a clause of its own: in "Bo owns the search index and the billing gateway is
 # unowned" (or "..., and the billing gateway moves to Cy") Bo owns the search index only.
