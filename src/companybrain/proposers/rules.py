@@ -31,15 +31,16 @@ _SL = rf"(?P<slist><s:{_ID}>(?: (?:and |or |as well as )?(?:the )?<s:{_ID}>)*)"
 _FROM = r"(?: from (?P<oldspan>(?:\S+ ){0,5}?\S+))?"
 _ADV = (
     r"(?:(?:now|still|also|currently|officially|formally|jointly|effectively|already|just"
-    r"|fully) )*"
+    r"|fully|temporarily) )*"
 )
 _ART = r"(?:(?:the|our|its|their) )?"
 _AUX = (
     r"(?:(?:is|are|has|have|been|will|shall|be|remains|remain|being|now|still|currently"
-    r"|officially|jointly|also|effectively|already) )*"
+    r"|officially|jointly|also|effectively|already|temporarily) )*"
 )
 _ROLE = (
-    r"(?:(?:new|current|sole|primary|main|acting|interim|co) )?(?:owner|owners|point of contact"
+    r"(?:(?:new|current|sole|primary|main|acting|interim|temporary|co) )?(?:owner|owners"
+    r"|point of contact"
     r"|review contact"
     r"|contact person|poc)"
 )
@@ -51,7 +52,7 @@ _SUCCEEDS = (
     r"(?:replaces|replaced|has replaced|have replaced|will replace|is replacing|succeeds"
     r"|succeeded|has succeeded|will succeed|is succeeding|relieves|relieved|has relieved)"
 )
-_TAKE_OVER = r"(?:takes|take|took|has taken|have taken|is taking|will take) over"
+_TAKE_OVER = rf"(?:takes|take|took|(?:has|have) {_ADV}taken|is taking|will take) over"
 _MOVES = (
     r"(?:transfers|transferred|will transfer|moves|moved|will move|is moving|passes|passed"
     r"|will pass|goes|went|will go|handed|is handed|was handed)"
