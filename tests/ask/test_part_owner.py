@@ -48,6 +48,29 @@ def test_an_owner_of_a_part_is_not_named(
 @pytest.mark.parametrize(
     "text",
     [
+        "Cora Ng owns the staging billing gateway.",
+        "Cora Ng owns the EU billing gateway.",
+    ],
+)
+def test_an_owner_of_an_environment_named_before_the_service_is_not_named(
+    store: Store,
+    settings: Settings,
+    model_server: ScriptedModelServer,
+    tmp_path: Path,
+    proposer: str,
+    text: str,
+) -> None:
+    """The rules read no owner of "the staging billing gateway"; a model named Cora."""
+    asking = read_by(proposer, store, settings, model_server, tmp_path, text)
+    for answer in answers(store, asking):
+        assert owner(answer) == "kofi"
+        assert [c.record for c in answer.citations] == ["dir-1"]
+
+
+@pytest.mark.parametrize("proposer", PROPOSERS)
+@pytest.mark.parametrize(
+    "text",
+    [
         "The billing gateway's owner is Cora Ng.",
         "The billing gateway review contact is Cora Ng.",
         "Cora Ng is the billing gateway's new owner.",

@@ -373,6 +373,12 @@ PART = re.compile(
     r"|regions?|replicas?|database|db|nodes?|servers?|hosts?|frontend|backend)"
     r"(?!\S)"
 )
+# Straight before a service, these name an environment or a region of it: "owns the
+# staging billing gateway", "the EU billing gateway".
+_SCOPED_BEFORE = re.compile(
+    r"\b(?:staging|sandbox|test|testing|dev|development|qa|uat|preprod|canary|demo|lab|beta"
+    r"|pilot|non production|nonprod|eu|uk|apac|emea|latam|european|regional) $"
+)
 # After a service, these name its owner, not a part of it ("the billing gateway's owner",
 # "the billing gateway review contact").
 _ITS_OWNER = re.compile(
@@ -382,19 +388,21 @@ _ITS_OWNER = re.compile(
 
 
 def part_owned(quote: Template, owner: str, service: str) -> tuple[str, str] | None:
-    """Does every sentence naming `owner` and `service` name a part of the service after
+    """Does every sentence naming `owner` and `service` name a part of the service at
     each mention of it ("Cora owns the billing gateway staging cluster", "... the billing
-    gateway's dashboards")? Then the person owns that part, not the service, as the rules
-    read it. Returns (check, "as ...") or None."""
+    gateway's dashboards", "... the staging billing gateway")? Then the person owns that
+    part, not the service, as the rules read it. Returns (check, "as ...") or None."""
     me, it = marker(PERSON, owner), marker(SERVICE, service)
     found: tuple[str, str] | None = None
     for sentence, _ in _sentences(quote):
         if me not in sentence.tokens or it not in sentence.tokens:
             continue
         text = sentence.text
-        at = [m.end() for m in re.finditer(re.escape(it), text)]
-        parts = [PART.match(text, i) for i in at]
-        if not all(parts) or any(_ITS_OWNER.match(text, i) for i in at):
+        at = [(m.start(), m.end()) for m in re.finditer(re.escape(it), text)]
+        parts = [
+            _SCOPED_BEFORE.search(text, 0, start) or PART.match(text, end) for start, end in at
+        ]
+        if not all(parts) or any(_ITS_OWNER.match(text, end) for _, end in at):
             return None
         words = next(p.group().strip() for p in parts if p)
         found = "no_ownership_statement", f"as the owner of a part of it ({words!r})"
