@@ -303,12 +303,14 @@ _MAY_HEDGE = re.compile(
     r"|tentativ|speculat|guess|unless|provid|assuming|supposing|condition|contingent|event"
     r"|goes|objects|stag|test|sandbox|dev|qa|uat|prod|canary|demo|lab|beta|pilot|region"
     r"|data ?cent|zone|tenant|market|environment|cluster|eu|apac|emea|latam|asia|america"
+    r"|draft|propos|suggest|idea|hypothes|assum|seems|appears|word"
 )
 # A sentence starting with a label saying that it is unsettled: "Rumour: ...",
-# "Unconfirmed: ...", "Office gossip: ...".
+# "Unconfirmed: ...", "Office gossip: ...", "Draft: ...", "Proposal: ...".
 _HEDGE_LABEL = re.compile(
     r"^(?:[^\W_]+ ){0,2}?(?:rumou?rs?|unconfirmed|unverified|speculation|hearsay|gossip|guess"
-    r"|tbc|unofficial|unofficially|tentative|not (?:yet )?confirmed) :"
+    r"|tbc|unofficial|unofficially|tentative|not (?:yet )?confirmed|draft|proposal|proposed"
+    r"|suggestion|idea|hypothesis|assumption) :"
 )
 # In a clause, these say that what it states is not settled, or only heard ("not confirmed",
 # "pending approval", "reportedly").
@@ -319,7 +321,7 @@ _HEDGE = re.compile(
     r"|(?:pending|awaiting|subject to) (?:\S+ ){0,3}?(?:approval|confirmation|sign off"
     r"|signoff|review|agreement|vote|decision|ratification|verification)"
     r"|apparently|reportedly|supposedly|allegedly|rumou?redly|seemingly|ostensibly"
-    r"|tentative(?:ly)?)\b"
+    r"|tentative(?:ly)?|it seems|it appears|word is|word has it)\b"
 )
 # A clause that makes the sentence a condition, not a fact: "Unless vetoed, Cora owns the
 # billing gateway.", "If approved, ...", "..., provided the board agrees." ("If you need
@@ -352,10 +354,11 @@ _LEAD = re.compile(
     r"|now|all|as|of|and|the|move|change|transfer|handover|hand over|reassignment|switch"
     r"|decision|ownership) )*"
 )
-# A clause of hedge words alone: "(rumour)", ", just a rumour", "(speculation)".
+# A clause of hedge words alone: "(rumour)", ", just a rumour", "(speculation)",
+# "(proposed)".
 _HEDGE_ALONE = re.compile(
     r"(?:(?:just|only|a|an|unconfirmed|unverified|pure|office) )*(?:rumou?rs?|hearsay|gossip"
-    r"|speculation|guess|guesswork)$"
+    r"|speculation|guess|guesswork|proposed|proposal|draft|suggested|suggestion)$"
 )
 
 
