@@ -42,6 +42,8 @@ class Snapshot:
     deleted: dict[str, list[Named]] = field(default_factory=dict)
     # an entry the change gave a new heading: its id at rev -> its id before
     retitled: dict[str, str] = field(default_factory=dict)
+    # entries the change itself writes into the log (not there before it, under any name)
+    added: set[str] = field(default_factory=set)
 
     @property
     def paths(self) -> list[str]:
@@ -131,6 +133,10 @@ def snapshot(repo: Path, rev: str, base: str | None = None) -> Snapshot:
         ]
         if hits:
             deleted[e.id] = hits
+    had = {moved.get(e.path, e.path) + e.id[len(e.path) :] for e in before} | was
+    added = (
+        {x.id for x in entries if x.id not in had and x.id not in retitled} if edits_log else set()
+    )
     return Snapshot(
         rev=sha,
         base=base_sha,
@@ -144,6 +150,7 @@ def snapshot(repo: Path, rev: str, base: str | None = None) -> Snapshot:
         before=before,
         deleted=deleted,
         retitled=retitled,
+        added=added,
     )
 
 

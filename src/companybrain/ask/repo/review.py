@@ -291,6 +291,7 @@ def review(
             r, label=f"R{n}", rests_on=sorted({h["file"] for h in how}) or None,
             replaces=sorted(replaces[r["id"]]) if r["id"] in replaces else None,
             evidence=evidence.get(r["id"]), edited_by_change=_edited(before, at_rev, r["id"]),
+            added_by_change=True if r["id"] in snap.added else None,
         ))  # fmt: skip
         text_hit = next((h for h in how if h["via"] == "text"), None)
         citations.append(answers.cite_line(r, text_hit["line"] if text_hit else None))
@@ -384,6 +385,10 @@ def review(
         text += f", {len(warnings)} experiment(s) already tried and disproven (do not retry)"
         removed_warnings = sum(bool(w.get("removed_by_change")) for w in warnings)
         edited = [d["label"] for d in decisions if d.get("edited_by_change")]
+        added = [d["label"] for d in decisions if d.get("added_by_change")]
+        if added:
+            text += (f"; this change itself adds {', '.join(added)} to the decision log: not "
+                     "yet recorded before it")  # fmt: skip
         if edited:
             text += f"; this change edits {', '.join(edited)}, the decision(s) it rests on"
         if deleted:

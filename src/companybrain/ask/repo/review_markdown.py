@@ -63,6 +63,8 @@ def render(answer: Answer) -> str:
                 line += f"; rests on {files}"
             if d.get("replaces"):
                 line += "; replaces " + ", ".join(_code(x) for x in d["replaces"])
+            if d.get("added_by_change"):
+                line += "; **this change adds it**"
             if d.get("edited_by_change"):
                 line += "; **this change edits it**"
             if where:
