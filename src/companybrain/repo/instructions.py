@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companybrain.repo.markdown import headings, last_content_line
+from companybrain.repo.markdown import headings, last_content_line, read_front_matter
 
 ANYWHERE = {"claude.md", "agents.md", "gemini.md", "claude.local.md"}
 AT_ROOT_OR_ANYWHERE = {".cursorrules", ".windsurfrules", ".clinerules", "conventions.md"}
@@ -62,13 +62,16 @@ class Span:
 
 def sections(text: str) -> list[Span]:
     """Every heading's span (to the next heading of the same or a higher level), plus the
-    text before the first heading; a file without headings is one span."""
+    text before the first heading; a file without headings is one span. Front matter (a
+    Cursor rule's `globs:`, a Copilot file's `applyTo:`) says where the rule applies, not
+    what it says: it is in no span."""
     lines = text.splitlines()
-    hs = headings(lines)
+    skip = read_front_matter(lines).end
+    hs = headings(lines, skip)
     spans: list[Span] = []
     first_heading = hs[0].line if hs else len(lines) + 1
-    if any(line.strip() for line in lines[: first_heading - 1]):
-        start = next(i + 1 for i, line in enumerate(lines) if line.strip())
+    if any(line.strip() for line in lines[skip : first_heading - 1]):
+        start = next(i + 1 for i, line in enumerate(lines) if i >= skip and line.strip())
         end = last_content_line(lines, start, first_heading - 1)
         spans.append(Span("", 0, start, end, "\n".join(lines[start - 1 : end])))
     for i, h in enumerate(hs):
