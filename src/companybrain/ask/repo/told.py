@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from datetime import UTC, datetime
+import time
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from companybrain.ask.repo import answers
@@ -136,23 +137,31 @@ def branch_tip(last: list[dict[str, Any]]) -> dict[str, Any] | None:
 MAX_STEPS = 1000  # first-parent commits walked up from the last one landed by a day
 
 
-def branch_at(store: Store, until_ms: int, day: str) -> dict[str, Any] | str | None:
+def branch_at(
+    store: Store, until_ms: int, day: str, now_ms: int | None = None
+) -> dict[str, Any] | str | None:
     """The tip of the branch at `until_ms`: the last first-parent commit landed by then, and
     past it any that follow it committed by then too (a child committed before its parent:
     a rebase, a clock behind). None when nothing had landed. A reason when a commit landed
     by then has a first parent that landed after it: which of the two dates is wrong, and
     so what the branch held on `day`, the history cannot tell (the child holds the
-    parent's later changes; the parent was not there yet)."""
+    parent's later changes; the parent was not there yet). `now_ms`: the clock, to say a
+    parent dated after it is dated in the future."""
     tip = branch_tip(repo_read.mainline_last_landed(store, until_ms))
     if tip is None:
         return None
+    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
     for c in repo_read.mainline_landed_before_parent(store, until_ms):
+        future = (c.get("parent_landed_ms") or 0) > now_ms
         return (
-            f"the branch's commit dates are out of order: {c['commit'][:12]} was committed "
-            f"by {day} ({c['landed_at']}), its first parent {c['parent'][:12]} only after "
-            f"({c['parent_landed_at']}), so what the branch held then cannot be told from "
-            "its history"
-        )
+            f"the branch's commit dates are out of order: {c['commit'][:12]}, dated "
+            f"{c['landed_at']}, comes after its first parent {c['parent'][:12]}, dated "
+            f"{c['parent_landed_at']}" + (", in the future (a clock set wrong?)" if future
+                                          else "")
+            + f"; by {day} {c['commit'][:12]} had landed by its date but not yet its "
+            "parent, so what the branch held then cannot be told from its history (ask about "
+            "a commit instead: a sha, HEAD or a branch)"
+        )  # fmt: skip
     for _ in range(MAX_STEPS):  # a child committed before its parent, both by then
         child = repo_read.mainline_child(store, tip["commit"])
         if child is None or child["landed_ms"] > until_ms:
@@ -226,7 +235,8 @@ def told(
                 tool="told", subject=subject, as_of=answers.as_of_text(now),
             )  # fmt: skip
         as_of = format_instant(reading.as_of, tz)
-        landed = branch_at(store, reading.as_of_ms, as_of)
+        asked = f"now ({as_of})" if abs(reading.as_of - now) < timedelta(seconds=1) else as_of
+        landed = branch_at(store, reading.as_of_ms, asked, int(now.timestamp() * 1000))
         if not isinstance(landed, dict):
             why = landed or before_history(store, as_of)
             return answers.not_recorded(q, "told", subject, now, why, as_of=as_of)

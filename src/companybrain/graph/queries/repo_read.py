@@ -317,7 +317,8 @@ def mainline_landed_before_parent(store: Store, until_ms: int) -> Rows:
         "MATCH (p:Commit) WHERE p.landed_ms > $t AND p.mainline = true "
         "MATCH (c)-[:PARENT {n: 0}]->(p) WHERE c.mainline = true AND c.landed_ms <= $t "
         "RETURN c.id AS commit, c.landed_at AS landed_at, p.id AS parent, "
-        "p.landed_at AS parent_landed_at ORDER BY commit LIMIT 1",
+        "p.landed_at AS parent_landed_at, p.landed_ms AS parent_landed_ms "
+        "ORDER BY commit LIMIT 1",
         {"t": until_ms},
     )
 
