@@ -87,6 +87,17 @@ def _spans(version: Row) -> list[Span]:
     ]  # fmt: skip
 
 
+def _nearest_first(path: str, asked: list[str]) -> tuple[int, int, int, str]:
+    """Sort key: an instruction file whose folder holds every file asked about, the nearest
+    first (services/billing/AGENTS.md takes precedence over the root's AGENTS.md for
+    services/billing/pay.py, as the agents read them); without files asked about, the root's
+    first."""
+    folder = scope_folder(path)
+    holds = bool(asked) and all(f"{f}/".startswith(folder) for f in asked)
+    depth = folder.count("/")
+    return (0 if holds else 1, -depth if holds else depth, path.count("/"), path)
+
+
 def _says(text: str, words: list[str]) -> bool:
     """Whether `text` mentions one of `words` in any form ("testing": "## Tests")."""
     return bool({stem(w) for w in words} & term_set(text))
@@ -235,8 +246,8 @@ def told(
                 tool="told", subject=subject, as_of=answers.as_of_text(now),
             )  # fmt: skip
         as_of = format_instant(reading.as_of, tz)
-        asked = f"now ({as_of})" if abs(reading.as_of - now) < timedelta(seconds=1) else as_of
-        landed = branch_at(store, reading.as_of_ms, asked, int(now.timestamp() * 1000))
+        moment = f"now ({as_of})" if abs(reading.as_of - now) < timedelta(seconds=1) else as_of
+        landed = branch_at(store, reading.as_of_ms, moment, int(now.timestamp() * 1000))
         if not isinstance(landed, dict):
             why = landed or before_history(store, as_of)
             return answers.not_recorded(q, "told", subject, now, why, as_of=as_of)
@@ -254,9 +265,10 @@ def told(
         topic = _AFTER_PATH.sub("", " ".join(topic.replace(path, " ").split()))
     if file:
         versions = _named_files(versions, file)
-    elif sha or scope:  # a file in a folder is for that folder's files: which are asked about?
-        changed = repo_read.files_changed(store, sha) if sha else scope
-        elsewhere = [v["file"] for v in versions if not governs(v["file"], changed)]
+    about: list[str] = []  # the files the question is about, when it is about some
+    if not file and (sha or scope):  # a file in a folder is for that folder's files only
+        about = repo_read.files_changed(store, sha) if sha else scope
+        elsewhere = [v["file"] for v in versions if not governs(v["file"], about)]
         versions = [v for v in versions if v["file"] not in elsewhere]
     if not versions and not elsewhere:
         what = f"{file} was not" if file else "no agent instruction file was"
@@ -278,7 +290,7 @@ def told(
                     f"{'is' if len(elsewhere) == 1 else 'are'} for the files of {folders}, "
                     f"and {asked}")  # fmt: skip
         return answers.not_recorded(q, "told", subject, now, why, as_of=as_of)
-    found.sort(key=lambda vs: (vs[0]["file"].count("/"), vs[0]["file"]))
+    found.sort(key=lambda vs: _nearest_first(vs[0]["file"], about))
     for v, ss in found:
         bad = [
             n for n in v.get("not_utf8") or [] if any(s.line_start <= n <= s.line_end for s in ss)
@@ -313,6 +325,14 @@ def told(
         ]
     citations = [c for v, ss in found for c in _citations(v, ss, words)]
     heads = ", ".join(f"“{s.heading}”" for s in spans if s.heading) or "its text"
+    mine = scope_folder(main["file"])
+    over = [  # files of the folders above it, saying something of the topic too
+        v["file"] for v, _ in found[1:]
+        if (theirs := scope_folder(v["file"])) != mine and mine.startswith(theirs)
+    ]  # fmt: skip
+    if mine and over and _nearest_first(main["file"], about)[0] == 0:
+        heads += (f" (nearer to the files asked about than {', '.join(over)}, it takes "
+                  f"precedence over {'it' if len(over) == 1 else 'them'})")  # fmt: skip
     return answers.answered(
         q, "told", {**subject, "id": main["file"], "name": main["file"]}, now, result, citations,
         f"{main['file']} (version {main['blob'][:10]}, from {main['commit'][:12]}) was in force "
