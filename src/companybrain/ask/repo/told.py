@@ -103,6 +103,37 @@ def _says(text: str, words: list[str]) -> bool:
     return bool({stem(w) for w in words} & term_set(text))
 
 
+_HEADING_LINE = re.compile(r"^ {0,3}#{1,6}\s")
+
+
+def _said(spans: list[Span], words: list[str]) -> list[tuple[int, str]]:
+    """What a file says of the topic: the lines of its matching sections that name it, else
+    their lines, without headings (line number, text)."""
+    lines = [
+        (s.line_start + i, line.strip())
+        for s in spans
+        for i, line in enumerate(s.text.splitlines())
+        if line.strip() and not _HEADING_LINE.match(line)
+    ]
+    named = [(n, t) for n, t in lines if any(w in t.lower() for w in words) or _says(t, words)]
+    return named or lines
+
+
+def _disagree(found: list[tuple[Row, list[Span]]], words: list[str]) -> list[Row]:
+    """When files of the same standing (for the same files: the root's AGENTS.md, CLAUDE.md,
+    .github/copilot-instructions.md, .cursor/rules/*, each read by its own agent) say
+    different things of the topic, what each says: no one of them is the one in force."""
+    mine = scope_folder(found[0][0]["file"])
+    peers = [(v, ss) for v, ss in found if scope_folder(v["file"]) == mine]
+    if not words or len(peers) < 2:
+        return []
+    said = {v["file"]: _said(ss, words) for v, ss in peers}
+    versions = {frozenset(" ".join(t.lower().split()) for _, t in lines) for lines in said.values()}
+    if len(versions) < 2:
+        return []
+    return [{"file": f, "line": n, "quote": t} for f, lines in said.items() for n, t in lines]
+
+
 def _citations(version: Row, spans: list[Span], words: list[str]) -> list[Citation]:
     out = []
     for s in spans:
@@ -325,6 +356,23 @@ def told(
         ]
     citations = [c for v, ss in found for c in _citations(v, ss, words)]
     heads = ", ".join(f"“{s.heading}”" for s in spans if s.heading) or "its text"
+    disagree = _disagree(found, words)
+    if disagree:
+        result["disagree"] = disagree
+        files = list(dict.fromkeys(d["file"] for d in disagree))
+        where = "; ".join(
+            f"{f} line {d['line']} “{d['quote']}”" for f in files for d in disagree
+            if d["file"] == f
+        )  # fmt: skip
+        under = f" for the files under {mine}" if (mine := scope_folder(main["file"])) else ""
+        return answers.answered(
+            q, "told", {**subject, "id": main["file"], "name": main["file"]}, now, result,
+            citations,
+            f"The {len(files)} agent instruction files in force {context}{under} disagree "
+            f"about “{topic}”: {where}. None takes precedence over another (each agent reads "
+            "its own), so none is named as the one in force: reconcile them.",
+            as_of=as_of,
+        )  # fmt: skip
     mine = scope_folder(main["file"])
     over = [  # files of the folders above it, saying something of the topic too
         v["file"] for v, _ in found[1:]

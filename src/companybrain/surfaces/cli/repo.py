@@ -159,6 +159,8 @@ def result_lines(tool: str, result: dict[str, Any]) -> list[str]:
     if tool == "trace":
         return [" ← ".join(result["chain"])] if result.get("chain") else []
     if tool == "told":
+        if result.get("disagree"):  # files that disagree: what each says, none first
+            return [f"{d['file']} L{d['line']}: {d['quote']}" for d in result["disagree"]]
         return str(result.get("text") or "").splitlines()
     return []
 
