@@ -32,6 +32,50 @@ def governs(path: str, files: list[str]) -> bool:
     return not folder or any(f.startswith(folder) for f in files)
 
 
+_FRONT_KEY = re.compile(r"^(globs|applyTo|alwaysApply)\s*:\s*(.*)$")
+
+
+def applies_to(text: str) -> list[str]:
+    """The file patterns a rule's front matter limits it to (a Cursor rule's `globs:`
+    without `alwaysApply: true`, a Copilot file's `applyTo:`); [] for every file."""
+    lines = text.lstrip("\ufeff").splitlines()
+    fm = read_front_matter(lines)
+    data = dict(fm.data)
+    for line in lines[1 : fm.end - 1] if fm.problem else []:  # `globs: *.tsx` is no YAML
+        if m := _FRONT_KEY.match(line):
+            data[m.group(1)] = m.group(2).strip().strip("'\"")
+    if data.get("alwaysApply") in (True, "true"):
+        return []
+    raw = data.get("globs") or data.get("applyTo") or []
+    items = raw if isinstance(raw, list) else [raw]
+    found = [p.strip() for item in items if isinstance(item, str) for p in item.split(",")]
+    patterns = [p for p in found if p]
+    return [] if any(p in {"*", "**", "**/*"} for p in patterns) else patterns
+
+
+def glob_matches(pattern: str, path: str) -> bool:
+    """Whether a rule's file pattern (`src/**`, `**/*.py`, `*.{ts,tsx}`) covers `path`; a
+    pattern without a folder in it matches the name at any depth."""
+    out, i = "", 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out, i = out + "(?:.*/)?", i + 3
+            continue
+        if pattern.startswith("**", i):
+            out, i = out + ".*", i + 2
+            continue
+        if c == "{" and (end := pattern.find("}", i)) > i:
+            out += "(?:" + "|".join(re.escape(x) for x in pattern[i + 1 : end].split(",")) + ")"
+            i = end + 1
+            continue
+        out += {"*": "[^/]*", "?": "[^/]"}.get(c, re.escape(c))
+        i += 1
+    anchored = "/" in pattern.strip("/") or pattern.startswith("**")
+    pattern_re = out.lstrip("/") if anchored else "(?:.*/)?" + out
+    return re.fullmatch(pattern_re, path) is not None
+
+
 def scope_folder(path: str) -> str:
     """The folder whose files the instruction file at `path` is for ("services/billing/"),
     or "" for every file."""

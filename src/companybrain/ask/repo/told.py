@@ -23,6 +23,8 @@ from companybrain.repo import gitcmd
 from companybrain.repo.gitcmd import GitError
 from companybrain.repo.instructions import (
     Span,
+    applies_to,
+    glob_matches,
     governs,
     is_instruction_file,
     matching,
@@ -290,7 +292,7 @@ def told(
         )
         context = f"on {reading.phrase}{day} (the branch at {landed['commit'][:12]})"
     versions = repo_read.instructions(store, ids)
-    elsewhere: list[str] = []
+    elsewhere: dict[str, str] = {}  # instruction file -> the files it is for, none asked about
     scope = [] if file else _scope(store, topic, question or "")
     for path in scope:  # a path is no topic word: "services/api/app.py" is not "api"
         topic = _AFTER_PATH.sub("", " ".join(topic.replace(path, " ").split()))
@@ -299,7 +301,13 @@ def told(
     about: list[str] = []  # the files the question is about, when it is about some
     if not file and (sha or scope):  # a file in a folder is for that folder's files only
         about = repo_read.files_changed(store, sha) if sha else scope
-        elsewhere = [v["file"] for v in versions if not governs(v["file"], about)]
+        files = about if sha else [f for f in scope if repo_read.file_exists(store, f)]
+        for v in versions:
+            patterns = applies_to(v.get("text") or "") if len(files) == len(about) else []
+            if not governs(v["file"], about):
+                elsewhere[v["file"]] = f"of {scope_folder(v['file'])}"
+            elif patterns and not any(glob_matches(p, f) for p in patterns for f in files):
+                elsewhere[v["file"]] = f"matching {', '.join(patterns)} (its front matter)"
         versions = [v for v in versions if v["file"] not in elsewhere]
     if not versions and not elsewhere:
         what = f"{file} was not" if file else "no agent instruction file was"
@@ -313,13 +321,17 @@ def told(
         names = ", ".join(v["file"] for v in versions)
         why = f"{names} in force {context} say nothing about “{topic}”" if versions else ""
         if elsewhere:
-            folders = ", ".join(sorted({scope_folder(f) for f in elsewhere}))
             asked = (f"{str(sha)[:12]} changed none of them" if sha
                      else f"{', '.join(scope)} {'is' if len(scope) == 1 else 'are'} not among "
                      "them")  # fmt: skip
-            why += (f"{'; ' if why else ''}{', '.join(elsewhere)} in the tree {context} "
-                    f"{'is' if len(elsewhere) == 1 else 'are'} for the files of {folders}, "
-                    f"and {asked}")  # fmt: skip
+            groups: dict[str, list[str]] = {}
+            for f, where in elsewhere.items():
+                groups.setdefault(where, []).append(f)
+            why += (f"{'; ' if why else ''}"
+                    + "; ".join(f"{', '.join(fs)} in the tree {context} "
+                                f"{'is' if len(fs) == 1 else 'are'} for the files {where}"
+                                for where, fs in groups.items())
+                    + f", and {asked}")  # fmt: skip
         return answers.not_recorded(q, "told", subject, now, why, as_of=as_of)
     found.sort(key=lambda vs: _nearest_first(vs[0]["file"], about))
     for v, ss in found:
@@ -346,6 +358,8 @@ def told(
     }
     if _folder(main["file"]):  # a folder's file is in force for that folder's files only
         result["for_files_under"] = _folder(main["file"])
+    if patterns := applies_to(main.get("text") or ""):  # a rule for the files it matches
+        result["for_files_matching"] = patterns
     if agents:
         result["agents"] = agents  # the agents that wrote the commit asked about
     if len(found) > 1:
@@ -387,6 +401,7 @@ def told(
         f"{context}"
         + (f" for the files under {result['for_files_under']}" if "for_files_under" in result
            else "")
+        + (f" for the files matching {', '.join(patterns)}" if patterns else "")
         + f"; {heads}.",
         as_of=as_of,
     )  # fmt: skip
