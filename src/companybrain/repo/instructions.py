@@ -108,8 +108,9 @@ def sections(text: str) -> list[Span]:
     """Every heading's span (to the next heading of the same or a higher level), plus the
     text before the first heading; a file without headings is one span. Front matter (a
     Cursor rule's `globs:`, a Copilot file's `applyTo:`) says where the rule applies, not
-    what it says: it is in no span."""
-    lines = text.splitlines()
+    what it says: it is in no span. A byte-order mark (as Windows editors save UTF-8) is no
+    text: a heading or front matter behind it is read, and no quote starts with it."""
+    lines = text.removeprefix("\ufeff").splitlines()
     skip = read_front_matter(lines).end
     hs = headings(lines, skip)
     spans: list[Span] = []
