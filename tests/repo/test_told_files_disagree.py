@@ -65,3 +65,14 @@ def test_instruction_files_that_say_the_same_do_not_disagree(store: Store, tmp_p
     a = told.told(store, "2025-02-01", "money", now=NOW)
     assert a.result is not None and "disagree" not in a.result, a.result
     assert a.result["file"] == "AGENTS.md" and "was in force" in a.explanation
+
+
+def test_a_long_disagreement_is_told_in_a_few_lines(store: Store, tmp_path: Path) -> None:
+    r = GitRepo(tmp_path / "r")
+    r.write("AGENTS.md", "".join(f"Rule {i}: keep money in cents.\n" for i in range(400)))
+    r.write("CLAUDE.md", "Use floats for money.\n")
+    r.commit("Start", "2025-01-10T09:00:00Z")
+    ingest_repo(store, r.root)
+    a = told.told(store, "2025-02-01", "money", now=NOW)
+    assert a.result is not None and len(a.result["disagree"]) == 401
+    assert "(and 397 more lines of AGENTS.md)" in a.explanation and len(a.explanation) < 1000

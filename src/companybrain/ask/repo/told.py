@@ -136,6 +136,17 @@ def _disagree(found: list[tuple[Row, list[Span]]], words: list[str]) -> list[Row
     return [{"file": f, "line": n, "quote": t} for f, lines in said.items() for n, t in lines]
 
 
+SAID_SHOWN = 3  # lines of each file a disagreement's text quotes (the result has them all)
+
+
+def _lines_said(file: str, said: list[Row]) -> str:
+    shown = "; ".join(f"{file} line {d['line']} “{d['quote']}”" for d in said[:SAID_SHOWN])
+    more = len(said) - SAID_SHOWN
+    return shown + (
+        f" (and {more} more line{'s' if more > 1 else ''} of {file})" if more > 0 else ""
+    )
+
+
 def _citations(version: Row, spans: list[Span], words: list[str]) -> list[Citation]:
     out = []
     for s in spans:
@@ -374,10 +385,7 @@ def told(
     if disagree:
         result["disagree"] = disagree
         files = list(dict.fromkeys(d["file"] for d in disagree))
-        where = "; ".join(
-            f"{f} line {d['line']} “{d['quote']}”" for f in files for d in disagree
-            if d["file"] == f
-        )  # fmt: skip
+        where = "; ".join(_lines_said(f, [d for d in disagree if d["file"] == f]) for f in files)
         under = f" for the files under {mine}" if (mine := scope_folder(main["file"])) else ""
         return answers.answered(
             q, "told", {**subject, "id": main["file"], "name": main["file"]}, now, result,
