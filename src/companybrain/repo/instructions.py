@@ -137,13 +137,34 @@ def matching(
     "## Tests" under "# Agents" is in its text once). `says`: whether a text mentions one
     of the words (by default, as a word or its plural)."""
     if not words:
-        return [s for s in spans if not any(o is not s and _holds(o, s) for o in spans)]
+        return _outermost(spans)
     hits = [s for s in spans if (says or _mentions)(s.text, words)]
-    return [s for s in hits if not any(o is not s and _holds(s, o) for o in hits)]
+    return _innermost(hits)
 
 
-def _holds(outer: Span, inner: Span) -> bool:
-    return outer.line_start <= inner.line_start and inner.line_end <= outer.line_end
+# Spans from `sections` nest or lie apart (a heading's span holds its sub-headings' and
+# ends before the next heading of its level), and each starts on a line of its own: in
+# order of their first line, a span holds another exactly when that one starts inside it.
+# Read so, in one pass: a long file of thousands of headings is no pairwise comparison.
+
+
+def _outermost(spans: list[Span]) -> list[Span]:
+    out: list[Span] = []
+    end = 0
+    for s in sorted(spans, key=lambda s: (s.line_start, -s.line_end)):
+        if s.line_start > end:
+            out.append(s)
+            end = s.line_end
+    return out
+
+
+def _innermost(spans: list[Span]) -> list[Span]:
+    ordered = sorted(spans, key=lambda s: (s.line_start, -s.line_end))
+    return [
+        s
+        for i, s in enumerate(ordered)
+        if i + 1 == len(ordered) or ordered[i + 1].line_start > s.line_end
+    ]
 
 
 def _mentions(text: str, words: list[str]) -> bool:
