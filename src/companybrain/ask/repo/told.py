@@ -51,6 +51,22 @@ def _file_matches(path: str, wanted: str) -> bool:
     return path.lower() == wanted or posixpath.basename(path).lower() == wanted
 
 
+def _links(versions: list[Row]) -> dict[str, str]:
+    """Instruction files that are symbolic links to another in the same tree (`ln -s
+    AGENTS.md CLAUDE.md`: git keeps the link as a blob holding the path it points to) ->
+    the file they point to, which is what an agent reading them reads."""
+    paths = {v["file"] for v in versions}
+    out: dict[str, str] = {}
+    for v in versions:
+        text = (v.get("text") or "").strip()
+        if not text or "\n" in text or len(text) > 1000:
+            continue
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(v["file"]), text))
+        if target != v["file"] and target in paths:
+            out[v["file"]] = target
+    return out
+
+
 def _named_files(versions: list[Row], wanted: str) -> list[Row]:
     """The versions of the file asked for: the one at that very path when there is one
     ("AGENTS.md" is the one at the root, not services/billing/AGENTS.md), else by name."""
@@ -303,6 +319,12 @@ def told(
         )
         context = f"on {reading.phrase}{day} (the branch at {landed['commit'][:12]})"
     versions = repo_read.instructions(store, ids)
+    links = _links(versions)
+    linked = ""  # "CLAUDE.md is a link to AGENTS.md": said when the file asked for is one
+    if file and len(named := _named_files(versions, file)) == 1 and named[0]["file"] in links:
+        linked = f"{named[0]['file']} is a link to {links[named[0]['file']]}; "
+        file = links[named[0]["file"]]
+    versions = [v for v in versions if v["file"] not in links]  # the file it links to says it
     elsewhere: dict[str, str] = {}  # instruction file -> the files it is for, none asked about
     scope = [] if file else _scope(store, topic, question or "")
     for path in scope:  # a path is no topic word: "services/api/app.py" is not "api"
@@ -330,7 +352,7 @@ def told(
     found = [(v, spans) for v, spans in found if spans]
     if not found:
         names = ", ".join(v["file"] for v in versions)
-        why = f"{names} in force {context} say nothing about “{topic}”" if versions else ""
+        why = f"{linked}{names} in force {context} say nothing about “{topic}”" if versions else ""
         if elsewhere:
             asked = (f"{str(sha)[:12]} changed none of them" if sha
                      else f"{', '.join(scope)} {'is' if len(scope) == 1 else 'are'} not among "
@@ -405,7 +427,8 @@ def told(
                   f"precedence over {'it' if len(over) == 1 else 'them'})")  # fmt: skip
     return answers.answered(
         q, "told", {**subject, "id": main["file"], "name": main["file"]}, now, result, citations,
-        f"{main['file']} (version {main['blob'][:10]}, from {main['commit'][:12]}) was in force "
+        f"{linked}{main['file']} (version {main['blob'][:10]}, from {main['commit'][:12]}) was in "
+        "force "
         f"{context}"
         + (f" for the files under {result['for_files_under']}" if "for_files_under" in result
            else "")
