@@ -51,3 +51,14 @@ def test_a_decision_the_change_itself_adds_is_said_to_be(store: Store, tmp_path:
         "docs/DECISIONS.md#Keep the wrong router rule"
     ]
     assert "added_by_change" not in c.result["decisions"][0], c.result
+
+
+def test_a_root_commit_adds_the_decisions_it_holds(store: Store, tmp_path: Path) -> None:
+    r = GitRepo(tmp_path / "r")
+    r.write("src/router.py", "x = 1\n")
+    r.write("DECISIONS.md", LOG)
+    root = r.commit("Start", "2025-01-10T09:00:00Z")
+    ingest_repo(store, r.root)
+    a = review(store, root, repo=r.root)
+    assert a.result["base"] is None
+    assert [(d["id"], d.get("added_by_change")) for d in a.result["decisions"]] == [(RULE, True)]

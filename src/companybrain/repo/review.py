@@ -135,7 +135,9 @@ def snapshot(repo: Path, rev: str, base: str | None = None) -> Snapshot:
             deleted[e.id] = hits
     had = {moved.get(e.path, e.path) + e.id[len(e.path) :] for e in before} | was
     added = (
-        {x.id for x in entries if x.id not in had and x.id not in retitled} if edits_log else set()
+        {x.id for x in entries if x.id not in had and x.id not in retitled}
+        if any(is_decision_file(p) for p in paths)  # (a root commit adds all it holds)
+        else set()
     )
     return Snapshot(
         rev=sha,
