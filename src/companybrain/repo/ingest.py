@@ -43,6 +43,9 @@ class IngestReport:
     # Decision records read otherwise than written (front matter that is not YAML, a status
     # that is no word), each with its file and line and what was read.
     decision_problems: list[str] = field(default_factory=list)
+    # Agent instruction files read otherwise than written (front matter that is not YAML,
+    # lines that are not UTF-8), each with its file and line.
+    instruction_problems: list[str] = field(default_factory=list)
     # Paths no File id can hold (surrounding space, a control character, too long), each
     # with the first commit that names it: their changes are not in the graph.
     skipped_paths: list[dict[str, str]] = field(default_factory=list)
@@ -149,8 +152,9 @@ def ingest_repo(
             if progress:
                 progress("instructions", 0, None)
             report.instruction_versions = sync_instructions(
-                store, top, repo, run, passed.versions, rewrite_all=mode == "rewritten"
-            )
+                store, top, repo, run, passed.versions, rewrite_all=mode == "rewritten",
+                problems=report.instruction_problems,
+            )  # fmt: skip
             deleted = passed.deleted_decision_files
             edited = passed.edited_decision_files
         if progress:

@@ -25,6 +25,7 @@ from companybrain.repo.gitcmd import BlobReader
 from companybrain.repo.history import iso_ms
 from companybrain.repo.instructions import is_instruction_file, sections
 from companybrain.repo.links import supersessions
+from companybrain.repo.markdown import read_front_matter
 from companybrain.repo.rationale import named_paths
 
 if TYPE_CHECKING:
@@ -560,6 +561,9 @@ def _rationale(
     ]
 
 
+_KEY_LINE = re.compile(r"^[A-Za-z_][\w-]*\s*:(?:\s+[^\s\[{].*|\s*)$")
+
+
 def _utf8(line: str) -> str:
     return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
@@ -571,9 +575,13 @@ def sync_instructions(
     run: str,
     versions: dict[str, Version],
     rewrite_all: bool = False,
+    problems: list[str] | None = None,
 ) -> int:
     """Write the instruction versions the graph does not hold yet (all of them after a
-    rewritten history), with their sections."""
+    rewritten history), with their sections. `problems` gets what of them is read otherwise
+    than written (front matter that is not YAML, lines that are not UTF-8), with file and
+    line, once per file and problem."""
+    told: set[tuple[str, str]] = set()
     ids = list(versions)
     known: set[str] = set()
     for start in range(0, 0 if rewrite_all else len(ids), 500):
@@ -586,6 +594,21 @@ def sync_instructions(
             # a NUL byte no query can carry: kept as U+FFFD, its line never quoted
             text = data.decode("utf-8", "replace").replace("\x00", "\ufffd")
             raw = data.decode("utf-8", "surrogateescape").splitlines()
+            bad = [n for n, line in enumerate(raw, 1) if line != _utf8(line) or "\x00" in line]
+            lines = text.removeprefix("\ufeff").splitlines()
+            fm = read_front_matter(lines)
+            plain = all(_KEY_LINE.match(x) or not x.strip() for x in lines[1 : fm.end - 1])
+            for why in [fm.problem] if fm.problem and not plain else []:  # `globs: *.tsx` is
+                # no YAML, but Cursor writes it: a line of its own is read as it stands
+                why += " (its `globs:`, `applyTo:` and `alwaysApply:` lines are read one by one)"
+                if problems is not None and (v.path, why) not in told:
+                    told.add((v.path, why))
+                    problems.append(f"{v.path} {why}, version {v.blob[:10]} of {v.commit[:12]}")
+            for n in bad[:1]:
+                why = f"line {n}: not UTF-8 text or a NUL byte (never quoted)"
+                if problems is not None and (v.path, "utf8") not in told:
+                    told.add((v.path, "utf8"))
+                    problems.append(f"{v.path} {why}, version {v.blob[:10]} of {v.commit[:12]}")
             rows.append(
                 {
                     "id": f"{v.path}@{v.blob}",
@@ -596,9 +619,7 @@ def sync_instructions(
                     "date_ms": iso_ms(v.date),
                     "text": text,
                     # lines holding bytes that are not UTF-8: what they say cannot be quoted
-                    "not_utf8": [
-                        n for n, line in enumerate(raw, 1) if line != _utf8(line) or "\x00" in line
-                    ],
+                    "not_utf8": bad,
                     "sections": [
                         {"heading": s.heading, "level": s.level, "line_start": s.line_start,
                          "line_end": s.line_end, "text": s.text}

@@ -80,7 +80,7 @@ def _print_report(r: IngestReport) -> None:
         out.print(f"  [yellow]unresolved[/] {escape(ref)}")
     for why in r.not_utf8_decisions:
         out.print(f"  [yellow]left out[/] {escape(why)}")
-    for why in r.decision_problems:
+    for why in r.decision_problems + r.instruction_problems:
         out.print(f"  [yellow]warning[/] {escape(why)}")
     if r.skipped_paths:
         out.print(
