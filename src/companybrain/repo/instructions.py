@@ -27,9 +27,10 @@ def governs(path: str, files: list[str]) -> bool:
     """Whether the instruction file at `path` applies to a change of `files`: an AGENTS.md,
     CLAUDE.md, .cursorrules ... in a folder is for the files under that folder, and so is a
     rules folder (.cursor/rules/, .github/instructions/ ...) inside one; one at the root,
-    and the root's rules folders, for every file."""
+    and the root's rules folders, for every file. A folder asked about ("services/billing")
+    is under itself."""
     folder = scope_folder(path)
-    return not folder or any(f.startswith(folder) for f in files)
+    return not folder or any(f"{f.rstrip('/')}/".startswith(folder) for f in files)
 
 
 _FRONT_KEY = re.compile(r"^(globs|applyTo|alwaysApply)\s*:\s*(.*)$")
