@@ -559,10 +559,13 @@ def brain_entries(brain: Store) -> list[Row]:
         "RETURN d.id AS id, 'Decision' AS label, d.title AS title, d.text AS text, "
         "d.path AS path, d.read_hash AS read_hash ORDER BY id"
     )
+    # A company ADR's findings (and so its read_hash) go on the decision of its id, when
+    # it states one: findings_q.add_findings writes to a Decision first.
     records = brain.read(
         "MATCH (s:Source) WHERE s.text IS NOT NULL AND s.text <> '' "
+        "OPTIONAL MATCH (d:Decision {id: s.id}) "
         "RETURN s.id AS id, 'Source' AS label, s.title AS title, s.text AS text, "
-        "null AS path, s.read_hash AS read_hash ORDER BY id"
+        "null AS path, coalesce(d.read_hash, s.read_hash) AS read_hash ORDER BY id"
     )
     return decisions + records
 
