@@ -24,9 +24,10 @@ def read_by(
     model_server: ScriptedModelServer,
     tmp_path: Path,
     text: str,
+    quote: str | None = None,
 ) -> Settings:
-    """Load the story with CC-7 saying `text`, read by `proposer` ("rules" or "model");
-    returns the settings to ask with."""
+    """Load the story with CC-7 saying `text`, read by `proposer` ("rules" or "model", which
+    quotes `quote`, else the whole text); returns the settings to ask with."""
     if proposer == "rules":
         load(store, settings, tmp_path, text)
         return settings
@@ -36,7 +37,7 @@ def read_by(
         if KOFI_ROW in user:
             fact = {"service": "billing-gateway", "owner": "kofi", "quote": KOFI_ROW}
         else:
-            fact = {"service": "billing-gateway", "owner": "cora", "quote": text}
+            fact = {"service": "billing-gateway", "owner": "cora", "quote": quote or text}
         return tool_call("record_facts", {"ownership": [fact], "decisions": []})
 
     llm = settings.with_(

@@ -439,7 +439,7 @@ def cell_standing(cell: Template, owner: str) -> tuple[str, str] | None:
     me = marker(PERSON, owner)
     if me not in cell.tokens or cell.tokens == (me,):
         return None  # (a cell of their name alone, as most are, says nothing more)
-    if said := standing(cell, owner):
+    if said := standing(cell, owner) or hedged(cell, owner):  # "Kofi (unconfirmed)"
         return said
     if "?" in cell.tokens:
         return "not_asserted", "with a question mark"
