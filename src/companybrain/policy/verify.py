@@ -936,6 +936,12 @@ def _check_row(
             f"the row's subject {subjects[0][0].strip()!r} is more than the service's name "
             "(a task or a part of it)",
         )
+    if subjects and all(wording.scoped_cell(t) for _, t in subjects):  # "Billing Gateway (EU)"
+        raise Refused(
+            NO_OWNERSHIP_STATEMENT,
+            f"the row's subject {subjects[0][0].strip()!r} is one environment or region of "
+            "the service",
+        )
 
 
 def _names_only(cell: Template) -> bool:

@@ -382,6 +382,21 @@ _SCOPED_BEFORE = re.compile(
     r"\b(?:staging|sandbox|test|testing|dev|development|qa|uat|preprod|canary|demo|lab|beta"
     r"|pilot|non production|nonprod|eu|uk|apac|emea|latam|european|regional) $"
 )
+
+
+def scoped_cell(cell: Template) -> bool:
+    """Does a table cell naming a service name an environment or a region of it beside
+    the name ("Billing Gateway (staging)", "EU Billing Gateway")?"""
+    return _CELL_SCOPE.search(cell.text) is not None
+
+
+_CELL_SCOPE = re.compile(
+    r"(?<!<)\b(?:staging|sandbox|test|testing|dev|qa|uat|preprod|canary|demo|beta|pilot"
+    r"|non production|nonprod|eu|uk|apac|emea|latam|regions?|clusters?|environments?|envs?"
+    r"|instances?|tenants?)\b(?![^<]*>)"
+)
+
+
 # After a service, these name its owner, not a part of it ("the billing gateway's owner",
 # "the billing gateway review contact").
 _ITS_OWNER = re.compile(
