@@ -137,12 +137,31 @@ def _said(spans: list[Span], words: list[str]) -> list[tuple[int, str]]:
     return named or lines
 
 
-def _disagree(found: list[tuple[Row, list[Span]]], words: list[str]) -> list[Row]:
+def _overridden(path: str, found: list[tuple[Row, list[Span]]], about: list[str]) -> bool:
+    """Whether a nearer file of the same name (services/billing/AGENTS.md over AGENTS.md)
+    speaks of the topic for every file asked about: the agent reading that name reads it."""
+    name, folder = posixpath.basename(path).lower(), scope_folder(path)
+    return any(
+        posixpath.basename(v["file"]).lower() == name
+        and len(theirs := scope_folder(v["file"])) > len(folder)
+        and theirs.startswith(folder)
+        and _nearest_first(v["file"], about)[0] == 0
+        for v, _ in found
+    )
+
+
+def _disagree(found: list[tuple[Row, list[Span]]], words: list[str], about: list[str]) -> list[Row]:
     """When files of the same standing (for the same files: the root's AGENTS.md, CLAUDE.md,
-    .github/copilot-instructions.md, .cursor/rules/*, each read by its own agent) say
-    different things of the topic, what each says: no one of them is the one in force."""
+    .github/copilot-instructions.md, .cursor/rules/*, each read by its own agent; and, for
+    files asked about in a folder, its AGENTS.md beside the root's CLAUDE.md, which no
+    nearer CLAUDE.md overrides) say different things of the topic, what each says: no one
+    of them is the one in force."""
     mine = scope_folder(found[0][0]["file"])
-    peers = [(v, ss) for v, ss in found if scope_folder(v["file"]) == mine]
+    peers = [
+        (v, ss) for v, ss in found
+        if (scope_folder(v["file"]) == mine or _nearest_first(v["file"], about)[0] == 0)
+        and not _overridden(v["file"], found, about)
+    ]  # fmt: skip
     if not words or len(peers) < 2:
         return []
     said = {v["file"]: _said(ss, words) for v, ss in peers}
@@ -403,7 +422,7 @@ def told(
         ]
     citations = [c for v, ss in found for c in _citations(v, ss, words)]
     heads = ", ".join(f"“{s.heading}”" for s in spans if s.heading) or "its text"
-    disagree = _disagree(found, words)
+    disagree = _disagree(found, words, about)
     if disagree:
         result["disagree"] = disagree
         files = list(dict.fromkeys(d["file"] for d in disagree))
@@ -421,6 +440,7 @@ def told(
     over = [  # files of the folders above it, saying something of the topic too
         v["file"] for v, _ in found[1:]
         if (theirs := scope_folder(v["file"])) != mine and mine.startswith(theirs)
+        and posixpath.basename(v["file"]).lower() == posixpath.basename(main["file"]).lower()
     ]  # fmt: skip
     if mine and over and _nearest_first(main["file"], about)[0] == 0:
         heads += (f" (nearer to the files asked about than {', '.join(over)}, it takes "
