@@ -58,7 +58,7 @@ def test_instruction_files_that_disagree_are_said_to(
 
 def test_instruction_files_that_say_the_same_do_not_disagree(store: Store, tmp_path: Path) -> None:
     r = GitRepo(tmp_path / "r")
-    r.write("CLAUDE.md", "# Claude\n\nNever use floats  for money.\n")
+    r.write("CLAUDE.md", "# Claude\n\nNever use floats  for money.\nRound money half-even.\n")
     r.write("AGENTS.md", "# Agents\n\n## Money\n\nNever use floats for money.\n")
     r.commit("Start", "2025-01-10T09:00:00Z")
     ingest_repo(store, r.root)

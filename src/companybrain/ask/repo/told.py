@@ -166,7 +166,7 @@ def _disagree(found: list[tuple[Row, list[Span]]], words: list[str], about: list
         return []
     said = {v["file"]: _said(ss, words) for v, ss in peers}
     versions = {frozenset(" ".join(t.lower().split()) for _, t in lines) for lines in said.values()}
-    if len(versions) < 2:
+    if all(a <= b or b <= a for a in versions for b in versions):  # one says all the other does
         return []
     return [{"file": f, "line": n, "quote": t} for f, lines in said.items() for n, t in lines]
 
