@@ -27,6 +27,7 @@ from companybrain.ask.router import (
     decisions_naming,
     named_as,
     names_written,
+    unknown_beside,
 )
 from companybrain.config import Settings
 from companybrain.errors import InputError, StoreError
@@ -201,9 +202,17 @@ def resolve_entity(
     found = catalog.get(text, *types) or catalog.get(text.lower(), *types)
     if found:
         return found, None
-    named = list(dict.fromkeys(m.entity for m in named_as(text, catalog, *types)))
+    mentions = named_as(text, catalog, *types)
+    named = list(dict.fromkeys(m.entity for m in mentions))
     preferred = [e for e in named if e.type == types[0]] or named
     if len(preferred) == 1:
+        if "Service" in types and (other := unknown_beside(text, catalog, mentions)):
+            # ("the search index and the zeppelin": not the search index alone)
+            return None, (
+                RefusalCode.NOT_IN_GRAPH,
+                f'{text!r} names {preferred[0].name} and "{other}", which the graph does not '
+                "know; ask about one",
+            )
         return preferred[0], None
     if len(preferred) > 1:
         names = " and ".join(e.name for e in preferred)
