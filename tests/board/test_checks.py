@@ -330,3 +330,15 @@ def test_a_loosely_worded_relation_names_what_follows_its_verb() -> None:
     assert TARGETS("ADR-1 was later replaced by this decision.", "adr-2", "replaces") == set()
     # what follows the verb is still what the entry relates to
     assert TARGETS("This supersedes the old decision, ADR-1.", "adr-2", "supersedes") == {"adr-1"}
+
+
+def test_a_part_of_an_entry_replaced_is_no_relation_to_the_entry() -> None:
+    """ "This replaces ADR-1's retry loop with a queue." replaces a part of ADR-1, not ADR-1:
+    read as ADR-2 replacing ADR-1, `trace ADR-1` named ADR-2 the decision in force."""
+    for quote in (
+        "This replaces ADR-1's retry loop with a queue.",
+        "This replaces ADR-1\u2019s retry loop with a queue.",
+        "We replace the retry loop of ADR-1's exporter.",
+    ):
+        assert TARGETS(quote, "adr-2", "replaces") == set(), quote
+    assert TARGETS("This replaces ADR-1 and ADR-3's loop.", "adr-2", "replaces") == {"adr-1"}

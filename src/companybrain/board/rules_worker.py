@@ -43,6 +43,7 @@ _RELATION = re.compile(
     re.I,
 )
 _ONE_TARGET = re.compile(_TARGET, re.I)
+_POSSESSIVE = re.compile(r"['’]s\b")
 _VERB = re.compile(r"\b(?:supersed|replac|revert)\w*", re.I)
 # A reference just before the verb is its subject: "ADR-8 supersedes", "ADR-1 was superseded
 # by", "ADR-8, in turn, replaces", "ADR-8, which replaces", "ADR-8 (accepted) replaces".
@@ -226,6 +227,8 @@ def _relation_mentions(text: str, entry_id: str, ctx: Context) -> list[tuple[str
             continue  # "ADR-8 supersedes ADR-9" written in ADR-21 is ADR-8's, not its own
         for t in _ONE_TARGET.finditer(m.group(2)):
             raw = t.group(0)
+            if _POSSESSIVE.match(text, m.start(2) + t.end()):
+                continue  # "replaces ADR-1's retry loop" replaces a part of ADR-1
             resolved = ctx.refs.resolve(raw, entry_id)
             if resolved is None and _LOOSE_TARGET.match(raw):
                 continue
@@ -244,7 +247,11 @@ def relation_targets(refs: RefIndex, text: str, entry_id: str, relation: str) ->
         return {target for verb, target in mentions if verb == relation and target in refs}
     verb = _VERB.search(text)
     after = text[verb.end() :] if verb else ""
-    named = {e for m in _ONE_TARGET.finditer(after) if (e := refs.resolve(m.group(0), entry_id))}
+    named = {
+        e
+        for m in _ONE_TARGET.finditer(after)
+        if not _POSSESSIVE.match(after, m.end()) and (e := refs.resolve(m.group(0), entry_id))
+    }
     return named if len(named) == 1 else set()
 
 
