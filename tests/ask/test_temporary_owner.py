@@ -41,3 +41,30 @@ def test_a_temporary_owner_is_the_owner(
     for answer in answers(store, asking):
         assert owner(answer) == "cora"
         assert [c.record for c in answer.citations] == ["CC-7"]
+
+
+@pytest.mark.parametrize("proposer", PROPOSERS)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cora Ng provisionally owns the billing gateway.",
+        "Cora Ng is the provisional owner of the billing gateway.",
+        "Cora Ng nominally owns the billing gateway.",
+        "The billing gateway is nominally owned by Cora Ng.",
+        "Cora Ng is the nominal owner of the billing gateway.",
+    ],
+)
+def test_a_provisional_or_nominal_owner_is_the_owner(
+    store: Store,
+    settings: Settings,
+    model_server: ScriptedModelServer,
+    tmp_path: Path,
+    proposer: str,
+    text: str,
+) -> None:
+    """A model named Cora, the rules no one. A provisional owner is an interim one; a
+    nominal owner is the one on record, as "On paper, Cora Ng owns ..." is."""
+    asking = read_by(proposer, store, settings, model_server, tmp_path, text)
+    for answer in answers(store, asking):
+        assert owner(answer) == "cora"
+        assert [c.record for c in answer.citations] == ["CC-7"]

@@ -31,15 +31,16 @@ _SL = rf"(?P<slist><s:{_ID}>(?: (?:and |or |as well as )?(?:the )?<s:{_ID}>)*)"
 _FROM = r"(?: from (?P<oldspan>(?:\S+ ){0,5}?\S+))?"
 _ADV = (
     r"(?:(?:now|still|also|currently|officially|formally|jointly|effectively|already|just"
-    r"|fully|temporarily) )*"
+    r"|fully|temporarily|provisionally|nominally) )*"
 )
 _ART = r"(?:(?:the|our|its|their) )?"
 _AUX = (
     r"(?:(?:is|are|has|have|been|will|shall|be|remains|remain|being|now|still|currently"
-    r"|officially|jointly|also|effectively|already|temporarily) )*"
+    r"|officially|jointly|also|effectively|already|temporarily|provisionally|nominally) )*"
 )
 _ROLE = (
-    r"(?:(?:new|current|sole|primary|main|acting|interim|temporary|co) )?(?:owner|owners"
+    r"(?:(?:new|current|sole|primary|main|acting|interim|temporary|provisional|nominal|co) )?"
+    r"(?:owner|owners"
     r"|point of contact"
     r"|review contact"
     r"|contact person|poc)"
