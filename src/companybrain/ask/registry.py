@@ -383,7 +383,9 @@ _TOOLS = [
     ),
     ToolSpec(
         "search_records",
-        "Full-text search over the company's records; the best hits with snippets.",
+        "Full-text search over the company's records; the best hits with snippets. "
+        '"quoted phrase" must appear as written, -word or -ID leaves records out, '
+        "@title:word searches titles.",
         schema({"query": "words to search for"}),
         _search_records,
     ),
