@@ -10,7 +10,7 @@ from typing import Any
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.model.answer import Answer
-from tests.ask.handover import load, on
+from tests.ask.handover import load, on, owner
 from tests.support.model_server import ScriptedModelServer, tool_call
 
 KOFI_ROW = "| Billing Gateway | Kofi Mensah |"
@@ -55,3 +55,11 @@ def read_by(
 def answers(store: Store, settings: Settings) -> list[Answer]:
     """Who owns the billing gateway the day CC-7 is written, and weeks later."""
     return [on(store, settings, day) for day in ("2026-05-10", "2026-06-30")]
+
+
+def answered_by(store: Store, settings: Settings, who: str, record: str) -> None:
+    """`who` owns the billing gateway, citing `record` alone, the day CC-7 is written and
+    weeks later."""
+    for answer in answers(store, settings):
+        assert owner(answer) == who
+        assert [c.record for c in answer.citations] == [record]

@@ -15,7 +15,7 @@ import pytest
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from tests.ask.handover import owner
-from tests.ask.hedges import PROPOSERS, answers, read_by
+from tests.ask.hedges import PROPOSERS, answered_by, answers, read_by
 from tests.support.model_server import ScriptedModelServer
 
 
@@ -41,9 +41,7 @@ def test_an_owner_under_a_condition_is_not_named(
     text: str,
 ) -> None:
     asking = read_by(proposer, store, settings, model_server, tmp_path, text)
-    for answer in answers(store, asking):
-        assert owner(answer) == "kofi"
-        assert [c.record for c in answer.citations] == ["dir-1"]
+    answered_by(store, asking, "kofi", "dir-1")
 
 
 @pytest.mark.parametrize("proposer", PROPOSERS)

@@ -15,8 +15,7 @@ from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from companybrain.model.facts import OwnershipFact, Proposal
 from companybrain.policy.verify import verify
-from tests.ask.handover import owner
-from tests.ask.hedges import PROPOSERS, answers, read_by
+from tests.ask.hedges import PROPOSERS, answered_by, read_by
 from tests.support.extraction import org, record
 from tests.support.model_server import ScriptedModelServer
 
@@ -48,9 +47,7 @@ def test_a_hedged_owner_is_not_named(
     text: str,
 ) -> None:
     asking = read_by(proposer, store, settings, model_server, tmp_path, text)
-    for answer in answers(store, asking):
-        assert owner(answer) == "kofi"
-        assert [c.record for c in answer.citations] == ["dir-1"]
+    answered_by(store, asking, "kofi", "dir-1")
 
 
 @pytest.mark.parametrize("proposer", PROPOSERS)
@@ -74,9 +71,7 @@ def test_an_owner_beside_no_hedge_of_theirs_is_named(
     """Another's clause may be unsettled; "for now" is who owns it now, "on paper" the
     formal owner, and "as far as I know" is stated however unsure, as "pretty sure" is."""
     asking = read_by(proposer, store, settings, model_server, tmp_path, text)
-    for answer in answers(store, asking):
-        assert owner(answer) == "cora"
-        assert [c.record for c in answer.citations] == ["CC-7"]
+    answered_by(store, asking, "cora", "CC-7")
 
 
 def test_the_refusal_names_the_hedge() -> None:

@@ -13,7 +13,7 @@ import pytest
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
 from tests.ask.handover import owner
-from tests.ask.hedges import PROPOSERS, answers, read_by
+from tests.ask.hedges import PROPOSERS, answered_by, answers, read_by
 from tests.support.model_server import ScriptedModelServer
 
 HEADER = "| Service | Owner |\n| --- | --- |\n"
@@ -41,9 +41,7 @@ def test_a_hedged_owner_cell_names_no_owner(
 ) -> None:
     text = f"{HEADER}{line}\n" if line.startswith("|") else f"{line}\n"
     asking = read_by(proposer, store, settings, model_server, tmp_path, text, quote=line)
-    for answer in answers(store, asking):
-        assert owner(answer) == "kofi"
-        assert [c.record for c in answer.citations] == ["dir-1"]
+    answered_by(store, asking, "kofi", "dir-1")
 
 
 @pytest.mark.parametrize("proposer", PROPOSERS)

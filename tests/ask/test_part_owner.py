@@ -14,8 +14,7 @@ import pytest
 
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
-from tests.ask.handover import owner
-from tests.ask.hedges import PROPOSERS, answers, read_by
+from tests.ask.hedges import PROPOSERS, answered_by, read_by
 from tests.support.model_server import ScriptedModelServer
 
 
@@ -39,9 +38,7 @@ def test_an_owner_of_a_part_is_not_named(
     text: str,
 ) -> None:
     asking = read_by(proposer, store, settings, model_server, tmp_path, text)
-    for answer in answers(store, asking):
-        assert owner(answer) == "kofi"
-        assert [c.record for c in answer.citations] == ["dir-1"]
+    answered_by(store, asking, "kofi", "dir-1")
 
 
 @pytest.mark.parametrize("proposer", PROPOSERS)
@@ -62,9 +59,7 @@ def test_an_owner_of_an_environment_named_before_the_service_is_not_named(
 ) -> None:
     """The rules read no owner of "the staging billing gateway"; a model named Cora."""
     asking = read_by(proposer, store, settings, model_server, tmp_path, text)
-    for answer in answers(store, asking):
-        assert owner(answer) == "kofi"
-        assert [c.record for c in answer.citations] == ["dir-1"]
+    answered_by(store, asking, "kofi", "dir-1")
 
 
 @pytest.mark.parametrize("proposer", PROPOSERS)
@@ -85,6 +80,4 @@ def test_the_service_s_owner_is_named(
     text: str,
 ) -> None:
     asking = read_by(proposer, store, settings, model_server, tmp_path, text)
-    for answer in answers(store, asking):
-        assert owner(answer) == "cora"
-        assert [c.record for c in answer.citations] == ["CC-7"]
+    answered_by(store, asking, "cora", "CC-7")

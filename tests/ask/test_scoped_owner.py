@@ -15,8 +15,7 @@ import pytest
 
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
-from tests.ask.handover import owner
-from tests.ask.hedges import PROPOSERS, answers, read_by
+from tests.ask.hedges import PROPOSERS, answered_by, read_by
 from tests.support.model_server import ScriptedModelServer
 
 
@@ -42,9 +41,7 @@ def test_an_owner_of_less_than_the_service_is_not_named(
     text: str,
 ) -> None:
     asking = read_by(proposer, store, settings, model_server, tmp_path, text)
-    for answer in answers(store, asking):
-        assert owner(answer) == "kofi"
-        assert [c.record for c in answer.citations] == ["dir-1"]
+    answered_by(store, asking, "kofi", "dir-1")
 
 
 @pytest.mark.parametrize("proposer", PROPOSERS)
@@ -67,6 +64,4 @@ def test_an_owner_of_the_whole_service_is_named(
     text: str,
 ) -> None:
     asking = read_by(proposer, store, settings, model_server, tmp_path, text)
-    for answer in answers(store, asking):
-        assert owner(answer) == "cora"
-        assert [c.record for c in answer.citations] == ["CC-7"]
+    answered_by(store, asking, "cora", "CC-7")

@@ -13,8 +13,7 @@ import pytest
 
 from companybrain.config import Settings
 from companybrain.graph.connection import Store
-from tests.ask.handover import owner
-from tests.ask.hedges import PROPOSERS, answers, read_by
+from tests.ask.hedges import PROPOSERS, answered_by, read_by
 from tests.support.model_server import ScriptedModelServer
 
 
@@ -38,9 +37,7 @@ def test_a_temporary_owner_is_the_owner(
     text: str,
 ) -> None:
     asking = read_by(proposer, store, settings, model_server, tmp_path, text)
-    for answer in answers(store, asking):
-        assert owner(answer) == "cora"
-        assert [c.record for c in answer.citations] == ["CC-7"]
+    answered_by(store, asking, "cora", "CC-7")
 
 
 @pytest.mark.parametrize("proposer", PROPOSERS)
@@ -65,6 +62,4 @@ def test_a_provisional_or_nominal_owner_is_the_owner(
     """A model named Cora, the rules no one. A provisional owner is an interim one; a
     nominal owner is the one on record, as "On paper, Cora Ng owns ..." is."""
     asking = read_by(proposer, store, settings, model_server, tmp_path, text)
-    for answer in answers(store, asking):
-        assert owner(answer) == "cora"
-        assert [c.record for c in answer.citations] == ["CC-7"]
+    answered_by(store, asking, "cora", "CC-7")
