@@ -16,9 +16,9 @@ from companybrain.graph.queries import ask_q
 from companybrain.model.answer import Answer, Citation, Outranked, RefusalCode
 from companybrain.policy import expertise, ownership, search_rank, stopped
 from companybrain.policy.access import Viewer, can_see, query_scope, visible
+from companybrain.policy.statuses import NEVER_IN_FORCE
 from companybrain.policy.text import normalise, quote_in
 from companybrain.policy.time import QuestionTime, format_instant
-from companybrain.repo.links import NEVER_IN_FORCE
 
 T = TypeVar("T")
 

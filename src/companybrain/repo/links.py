@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from companybrain.policy.statuses import NEVER_IN_FORCE
 from companybrain.policy.text import fold_name
 from companybrain.repo.decisions import REF_FILE, REF_NUMBER, DecisionEntry, Ref
 from companybrain.repo.markdown import slug
@@ -106,10 +107,6 @@ def resolve(ref: Ref, me: DecisionEntry, index: _Index) -> str | None:
         if found:
             return found
     return None
-
-
-# statuses of a decision that is not (or not yet) in force: what it says it replaces stays
-NEVER_IN_FORCE = {"rejected", "withdrawn", "proposed", "draft"}
 
 
 def supersessions(

@@ -18,13 +18,13 @@ from companybrain.ask.repo.subjects import spans_of, with_old_names
 from companybrain.errors import InputError
 from companybrain.graph.queries import findings_q, repo_read
 from companybrain.model.answer import Answer, Citation
+from companybrain.policy.statuses import NEVER_IN_FORCE
 from companybrain.policy.text import quote_in
 from companybrain.repo import gitcmd
 from companybrain.repo.blame import Blame, blame
 from companybrain.repo.decision_files import is_decision_file
 from companybrain.repo.decisions import DecisionEntry
 from companybrain.repo.gitcmd import GitError
-from companybrain.repo.links import NEVER_IN_FORCE
 from companybrain.repo.review import Snapshot, snapshot
 
 if TYPE_CHECKING:

@@ -15,12 +15,13 @@ from companybrain.ask.repo.subjects import clean, resolve_decision
 from companybrain.ask.repo.told import before_history, branch_at
 from companybrain.errors import InputError
 from companybrain.graph.queries import repo_read
+from companybrain.policy.statuses import NEVER_IN_FORCE
 from companybrain.policy.text import quote_in
 from companybrain.policy.time import QuestionTime, format_instant
 from companybrain.repo import trees
 from companybrain.repo.decisions import DecisionEntry
 from companybrain.repo.gitcmd import GitError
-from companybrain.repo.links import NEVER_IN_FORCE, supersessions
+from companybrain.repo.links import supersessions
 from companybrain.repo.rationale import Tree, named_paths
 from companybrain.repo.review import decisions_at
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from companybrain.errors import InputError
 from companybrain.model.findings import Finding, FindingKind, Verdict
-from companybrain.repo.links import NEVER_IN_FORCE
+from companybrain.policy.statuses import NEVER_IN_FORCE
 
 if TYPE_CHECKING:
     from companybrain.graph.connection import Store
