@@ -55,6 +55,9 @@ def refused_citing_the_change(answer: Answer) -> bool:
         "Once the audit closes, ownership of the billing gateway transfers to Bo Lind.",
         "Bo Lind takes over the billing gateway when Ana Ruiz leaves.",
         "Ownership of the billing gateway transfers to Bo Lind, pending approval.",
+        # (a change waiting for approval is not a hedge of who owns it: when, not whether)
+        "Once approved, ownership of the billing gateway transfers to Bo Lind.",
+        "Ownership of the billing gateway transfers to Bo Lind, subject to approval.",
         "Ownership of the billing gateway transfers to Cora Ng in early May.",
         "Ownership of the billing gateway transfers to Cora Ng in mid-2027.",
         "Ownership of the billing gateway transfers to Cora Ng in H2.",

@@ -491,6 +491,12 @@ def _until_past(text: str, written: date) -> list[tuple[date, str]]:
     ]
 
 
+def tells_a_change_to_come(text: str) -> bool:
+    """Does a sentence tell a change still to come ("transfers to", "will own")? Then a
+    condition on it ("pending approval", "once approved") leaves its start unclear."""
+    return _TO_COME.search(text) is not None
+
+
 def may_tell_a_past(text: str) -> bool:
     """Could `text` tell a change done on a day it does not give ("last week")? (A cheap
     test.)"""

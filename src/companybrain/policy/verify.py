@@ -581,7 +581,9 @@ def check_ownership(fact: OwnershipFact, record: Record, org: Org, *, parts: boo
         standing = (
             wording.alternative(said, service.id)
             or wording.owned_before(said, person.id, service.id)
-            or wording.hedged(said, person.id)
+            or wording.hedged(
+                said, person.id, to_come=effective.tells_a_change_to_come(sentence or fact.quote)
+            )
             or wording.part_owned(said, person.id, service.id)
         )
     if not standing and _asks_whose(sentence or fact.quote, person.id, service.id, org):

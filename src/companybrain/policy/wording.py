@@ -254,14 +254,16 @@ def alternative(quote: Template, service: str) -> tuple[str, str] | None:
     return None
 
 
-def hedged(quote: Template, owner: str) -> tuple[str, str] | None:
+def hedged(quote: Template, owner: str, *, to_come: bool = False) -> tuple[str, str] | None:
     """Does every sentence naming `owner` hedge what it says, in the clause naming them or
     by what a clause naming no one starts with ("Rumour: Cora owns the billing gateway.",
     "Cora owns it (not confirmed).", "..., pending approval.", "Reportedly, Cora owns
     it."), make it a condition ("Unless vetoed, Cora owns it.") or narrow it to a part of
     where the service runs ("In the test environment, Cora owns it.")? Then it reports
     what is heard or not settled, or less than who owns the service. Returns (check,
-    "as ...") or None."""
+    "as ...") or None. For a change still to come (`to_come`: "transfers to Bo, pending
+    approval", "Once approved, ... transfers"), what it waits for is left to when it
+    starts: the claim is kept with its start unclear (policy/effective.py)."""
     me = marker(PERSON, owner)
     found: tuple[str, str] | None = None
     for sentence, _ in _sentences(quote):
@@ -275,7 +277,8 @@ def hedged(quote: Template, owner: str) -> tuple[str, str] | None:
             continue
         for clause in _clauses(sentence):
             text = " ".join(clause)
-            if m := _CONDITION.match(text):  # "Unless Kofi objects, Cora owns it."
+            m = _CONDITION.match(text)
+            if m and not (to_come and _AWAITED.match(m.group())):  # "Unless vetoed, ..."
                 found = "not_asserted", f"under a condition ({m.group()!r})"
                 break
             mine = me in clause
@@ -283,7 +286,8 @@ def hedged(quote: Template, owner: str) -> tuple[str, str] | None:
                 continue  # another's clause: "Cora owns it, and Kofi's move is pending review"
             if not mine:  # a clause naming no one hedges only by what it starts with: not
                 text = _LEAD.sub("", text)  # "; the budget is pending approval"
-            if m := (_HEDGE.search if mine else _HEDGE.match)(text) or _HEDGE_ALONE.match(text):
+            m = (_HEDGE.search if mine else _HEDGE.match)(text) or _HEDGE_ALONE.match(text)
+            if m and not (to_come and _AWAITED.match(m.group())):
                 found = "not_asserted", f"in what it hedges as unsettled ({m.group()!r})"
                 break
             if (m := _SCOPE.search(text) if mine else _SCOPE.match(text)) and (
@@ -323,6 +327,8 @@ _HEDGE = re.compile(
     r"|apparently|reportedly|supposedly|allegedly|rumou?redly|seemingly|ostensibly"
     r"|tentative(?:ly)?|it seems|it appears|word is|word has it)\b"
 )
+# What a change still to come may wait for: when it starts is then unclear, not whether.
+_AWAITED = re.compile(r"pending|awaiting|subject to|once|as soon as")
 # A clause that makes the sentence a condition, not a fact: "Unless vetoed, Cora owns the
 # billing gateway.", "If approved, ...", "..., provided the board agrees." ("If you need
 # access, Cora owns it" is who to ask.)
