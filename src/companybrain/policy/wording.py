@@ -235,23 +235,40 @@ def owned_before(quote: Template, owner: str, service: str) -> tuple[str, str] |
     """Does a relative clause say that `owner` owned `service` before ("Kofi, who owned the
     billing gateway, now owns the ledger")? `standing` reads the clause for the person,
     whatever service it names; this reads it for the service. Returns (check, "as ...")."""
-    me, it = re.escape(marker(PERSON, owner)), re.escape(marker(SERVICE, service))
-    found = re.search(
-        rf"{me} (?:who|which) (?:once |formerly |previously |originally )?(?:owned|had owned"
-        rf"|used to own|was the owner of) (?:the |our |its )?(?:<s:[^>]+> (?:and (?:the )?)?)*{it}",
-        quote.text,
-    )
-    return ("previous_owner", "as a previous owner ('who owned')") if found else None
+    if " who " not in quote.text and " which " not in quote.text:
+        return None  # (most sentences)
+    me, it = marker(PERSON, owner), marker(SERVICE, service)
+    for m in _OWNED_BEFORE.finditer(quote.text):
+        if m.group("p") == me and it in _SERVICES.findall(m.group("slist")):
+            return "previous_owner", "as a previous owner ('who owned')"
+    return None
+
+
+# One pattern for every person and service (one built for each pair was compiled again
+# and again once there were more pairs than the regular-expression cache holds).
+_OWNED_BEFORE = re.compile(
+    r"(?P<p><p:[^>]+>) (?:who|which) (?:once |formerly |previously |originally )?(?:owned"
+    r"|had owned|used to own|was the owner of) (?:the |our |its )?"
+    r"(?P<slist>(?:<s:[^>]+> (?:and (?:the )?)?)*<s:[^>]+>)"
+)
+_SERVICES = re.compile(r"<s:[^>]+>")
 
 
 def alternative(quote: Template, service: str) -> tuple[str, str] | None:
     """Does the quote name `service` only as one of alternatives ("owns the search index or
     the billing gateway, I forget which", "either the billing gateway or the ledger")?
     Then whoever it names owns one of them, not it. Returns (check, "as ...") or None."""
-    me = re.escape(marker(SERVICE, service))
-    if re.search(rf"{me} or\b|\b(?:either|or) (?:the |our |its )?{me}", quote.text):
+    if " or " not in quote.text and "either" not in quote.text:
+        return None
+    me = marker(SERVICE, service)
+    if any(me in (m.group("a"), m.group("b")) for m in _ALTERNATIVE.finditer(quote.text)):
         return "not_asserted", "with the service as one of alternatives ('or')"
     return None
+
+
+_ALTERNATIVE = re.compile(
+    r"(?=(?P<a><s:[^>]+>) or\b|\b(?:either|or) (?:the |our |its )?(?P<b><s:[^>]+>))"
+)
 
 
 def hedged(quote: Template, owner: str, *, to_come: bool = False) -> tuple[str, str] | None:
