@@ -11,7 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from companybrain.board.options import WORKER_KINDS, BoardOptions, board_graph
+from companybrain.board.options import WORKER_KINDS, BoardOptions, board_graph, now_ms
 from companybrain.board.worker import work
 from companybrain.config import Settings
 from companybrain.errors import ConfigError
@@ -62,6 +62,20 @@ def check_workers(settings: Settings, workers: int, kind: str) -> None:
         )
 
 
+def progress_detail(snap: dict[str, Any], at_ms: int) -> str:
+    """The live display's counts, and why a run waits on items no worker of it holds: claims
+    left by the workers of an earlier run that was stopped, until they expire."""
+    states = snap["states"]
+    detail = " ".join(f"{s} {states.get(s, 0)}" for s in ("pending", "claimed", "failed"))
+    if snap.get("held") and snap.get("held_until") is not None:
+        wait = max(0, round((snap["held_until"] - at_ms) / 1000))
+        detail += (
+            f" ({snap['held']} held by workers of an earlier run that stopped: "
+            f"free for the taking in {wait} s)"
+        )
+    return detail
+
+
 def run_board(
     settings: Settings,
     options: BoardOptions,
@@ -76,6 +90,7 @@ def run_board(
     board.ensure_schema()  # once, before N processes would race to create it
     report = RunReport(agents=agent_names(kind, workers))
     started = time.perf_counter()
+    since = now_ms()
     processes = start_workers(settings, options, report.agents, kind)
     console = Console(stderr=True)
     try:
@@ -93,13 +108,11 @@ def run_board(
             per_agent = {a: bar.add_task(f"  {a}", total=None, detail="") for a in report.agents}
             while True:
                 alive = any(p.is_alive() for p in processes)
-                snap = board_q.progress(board)
+                snap = board_q.progress(board, since)
                 states = snap["states"]
                 total = sum(states.values())
                 finished = states.get("done", 0) + states.get("failed", 0)
-                detail = " ".join(
-                    f"{s} {states.get(s, 0)}" for s in ("pending", "claimed", "failed")
-                )
+                detail = progress_detail(snap, now_ms())
                 bar.update(overall, total=total, completed=finished, detail=detail)
                 for agent, task in per_agent.items():
                     p = next(x for x in processes if x.name == agent)

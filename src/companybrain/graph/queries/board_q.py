@@ -508,8 +508,10 @@ def failed_items(board: Store) -> list[Row]:
     )
 
 
-def progress(board: Store) -> Row:
-    """One read for the live display: counts per state and items done per agent."""
+def progress(board: Store, since_ms: int | None = None) -> Row:
+    """One read for the live display: counts per state and items done per agent; with
+    `since_ms` (when the run started), also the items still claimed from before it (by
+    workers of a run that was killed) and when the first of those claims expires."""
     rows = board.read("MATCH (s:Item) RETURN s.status AS status, s.done_by AS agent, count(s) AS n")
     states: dict[str, int] = {}
     per_agent: dict[str, int] = {}
@@ -517,7 +519,15 @@ def progress(board: Store) -> Row:
         states[r["status"]] = states.get(r["status"], 0) + r["n"]
         if r["status"] == "done" and r["agent"]:
             per_agent[r["agent"]] = per_agent.get(r["agent"], 0) + r["n"]
-    return {"states": states, "agents": per_agent}
+    out: Row = {"states": states, "agents": per_agent, "held": 0, "held_until": None}
+    if since_ms is not None and states.get("claimed"):
+        held = board.read(
+            "MATCH (s:Item) WHERE s.status = 'claimed' AND s.claimed_at < $since "
+            "RETURN count(s) AS n, min(s.expires_at) AS until",
+            {"since": since_ms},
+        )[0]
+        out |= {"held": held["n"], "held_until": held["until"]}
+    return out
 
 
 def claim_history(board: Store) -> list[Row]:
